@@ -1,0 +1,62 @@
+package dev.coffer.core.crypto;
+
+import java.security.GeneralSecurityException;
+import javax.crypto.Mac;
+
+/** HKDF-SHA256 (RFC 5869). Coffer uses it with no salt (HashLen zero bytes) and one info label per key. */
+public final class Hkdf {
+    private static final int HASH_LEN = 32;
+
+    private Hkdf() {}
+
+    /** HKDF with no salt, as every Coffer key derivation uses it. */
+    public static byte[] sha256(byte[] ikm, byte[] info, int length) {
+        return sha256(ikm, null, info, length);
+    }
+
+    /** Full RFC 5869 HKDF-SHA256; a null or empty salt means HashLen zero bytes. */
+    public static byte[] sha256(byte[] ikm, byte[] salt, byte[] info, int length) {
+        if (length < 0 || length > 255 * HASH_LEN) {
+            throw new IllegalArgumentException("HKDF-SHA256 output length " + length + " out of range");
+        }
+        byte[] effectiveSalt = salt == null || salt.length == 0 ? new byte[HASH_LEN] : salt;
+        byte[] prk = hmac(effectiveSalt, ikm);
+        try {
+            byte[] okm = new byte[length];
+            byte[] t = new byte[0];
+            int done = 0;
+            for (int counter = 1; done < length; counter++) {
+                Mac mac = mac(prk);
+                mac.update(t);
+                mac.update(info);
+                mac.update((byte) counter);
+                Bytes.wipe(t);
+                t = mac.doFinal();
+                int n = Math.min(HASH_LEN, length - done);
+                System.arraycopy(t, 0, okm, done, n);
+                done += n;
+            }
+            Bytes.wipe(t);
+            return okm;
+        } finally {
+            Bytes.wipe(prk);
+        }
+    }
+
+    static byte[] hmac(byte[] key, byte[] data) {
+        return mac(key).doFinal(data);
+    }
+
+    private static Mac mac(byte[] key) {
+        DestroyableKey k = new DestroyableKey(key, 0, key.length, "HmacSHA256");
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(k);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("HmacSHA256 unavailable", e);
+        } finally {
+            k.destroy();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.coffer.core.util;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Writes a small metadata file so that a crash leaves either the old file, the new file, or an
+ * orphan temp file, never a half-written one (spec 2): temp file {@code .coffer-tmp-*} in the same
+ * folder, fsync, atomic rename over the target, fsync of the folder.
+ */
+public final class AtomicFiles {
+    /** Prefix of temporary files; readers ignore such names everywhere in a vault. */
+    public static final String TEMP_PREFIX = ".coffer-tmp-";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private AtomicFiles() {}
+
+    /** Replaces (or creates) {@code target} with {@code content}, atomically and durably. */
+    public static void write(Path target, byte[] content) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        Path temp = dir.resolve(tempName());
+        try {
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer buf = ByteBuffer.wrap(content);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                // Some non-default file systems (e.g. in tests) lack atomic moves; a plain replace is the best they offer.
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+        syncDirectory(dir);
+    }
+
+    /** A fresh temp file name in the {@code .coffer-tmp-} namespace. */
+    public static String tempName() {
+        byte[] r = new byte[8];
+        RANDOM.nextBytes(r);
+        return TEMP_PREFIX + HexFormat.of().formatHex(r);
+    }
+
+    /**
+     * fsyncs a folder so that a rename or creation in it survives a crash. Best effort: file systems
+     * that cannot open a folder for reading (Windows, Jimfs) are skipped.
+     */
+    public static void syncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // Not supported on this file system; the rename itself is still atomic.
+        }
+    }
+}
