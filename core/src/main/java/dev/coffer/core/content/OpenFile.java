@@ -1,0 +1,343 @@
+package dev.coffer.core.content;
+
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The one open-file object of a ciphertext file, shared by every channel on it so that all see each
+ * other's writes. Translates cleartext reads, writes and truncates into whole-unit ciphertext I/O.
+ *
+ * <p>Over 150 lines because the write path is one algorithm (spec 5.2): find the units whose
+ * extent, content or last flag change, read the old cleartext they still need, then write new units
+ * first and re-tag the old last unit after, so a crash mid-append never loses fsynced data.
+ *
+ * <p>Thread-safe: every operation runs under the file's lock.
+ */
+public final class OpenFile {
+    /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
+    private static final int BATCH = 32;
+
+    private final FileChannel ciphertext;
+    private final ContentKeys keys;
+    private final SectorLayout layout;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final UnitBuffers buffers;
+    private volatile String cleartextPath;
+    private long size;
+    private UnitCryptor cryptor;
+    private boolean closed;
+
+    /**
+     * Opens the ciphertext of an existing or new file. A damaged length or header fails here with
+     * {@link DamagedFileException}, unless {@code truncate} empties the file first.
+     */
+    public OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate) throws IOException {
+        this.ciphertext = ciphertext;
+        this.keys = keys;
+        this.layout = keys.layout();
+        this.cleartextPath = cleartextPath;
+        this.buffers = new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
+        if (truncate) {
+            ciphertext.truncate(0);
+        }
+        long length = ciphertext.size();
+        long n = layout.cleartextSize(length);
+        if (n < 0) {
+            throw new DamagedFileException(cleartextPath, "impossible ciphertext length " + length);
+        }
+        size = n;
+        if (n > 0) {
+            cryptor = readHeader();
+        }
+    }
+
+    private UnitCryptor readHeader() throws IOException {
+        byte[] header = new byte[SectorLayout.HEADER];
+        readFully(ByteBuffer.wrap(header), 0);
+        try {
+            return keys.open(header);
+        } catch (AuthenticationFailedException e) {
+            throw new DamagedFileException(cleartextPath, "file header failed authentication");
+        }
+    }
+
+    public void renamed(String newCleartextPath) {
+        this.cleartextPath = newCleartextPath;
+    }
+
+    public String cleartextPath() {
+        return cleartextPath;
+    }
+
+    public long size() {
+        lock.lock();
+        try {
+            return size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads from cleartext {@code position}; returns -1 at or past the end. */
+    public int read(ByteBuffer dst, long position) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            if (position >= size) {
+                return -1;
+            }
+            int len = (int) Math.min(dst.remaining(), size - position);
+            if (len == 0) {
+                return 0;
+            }
+            if (dst.hasArray()) {
+                readPlain(position, position + len, dst.array(), dst.arrayOffset() + dst.position());
+                dst.position(dst.position() + len);
+            } else {
+                byte[] tmp = new byte[len];
+                readPlain(position, position + len, tmp, 0);
+                dst.put(tmp);
+            }
+            return len;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes all of {@code src} at cleartext {@code position}, filling any gap with zeros. */
+    public int write(ByteBuffer src, long position) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            int len = src.remaining();
+            if (len == 0) {
+                return 0;
+            }
+            byte[] data;
+            int off;
+            if (src.hasArray()) {
+                data = src.array();
+                off = src.arrayOffset() + src.position();
+            } else {
+                data = new byte[len];
+                src.duplicate().get(data);
+                off = 0;
+            }
+            modify(Math.max(size, position + len), new Overlay(position, data, off, len));
+            src.position(src.position() + len);
+            return len;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sets the cleartext size: shrinking drops units, growing stores encrypted zeros (spec 5.2). */
+    public void setSize(long newSize) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            if (newSize != size) {
+                modify(newSize, Overlay.NONE);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void force(boolean metaData) throws IOException {
+        ciphertext.force(metaData);
+    }
+
+    /** The ciphertext channel, for file locks only. */
+    public FileChannel ciphertextChannel() {
+        return ciphertext;
+    }
+
+    /** Closes the ciphertext channel and destroys the file's keys; called when the last channel closes. */
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            destroyCryptor();
+            buffers.wipe();
+            ciphertext.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOpen() throws IOException {
+        if (closed) {
+            throw new java.nio.channels.ClosedChannelException();
+        }
+    }
+
+    // ---- the write algorithm ----
+
+    private void modify(long newSize, Overlay data) throws IOException {
+        long oldSize = size;
+        if (newSize == 0) {
+            ciphertext.truncate(0);
+            destroyCryptor();
+            size = 0;
+            return;
+        }
+        boolean rekey = oldSize == 0
+                || (!keys.authenticated() && (oldSize < SectorLayout.MIN_XTS || newSize < SectorLayout.MIN_XTS));
+        DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, rekey);
+        List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data);
+        byte[] retagUnit = dirty.retag() >= 0 ? readStored(dirty.retag(), oldSize) : null;
+        if (rekey) {
+            ContentKeys.Sealed sealed = keys.newFile();
+            destroyCryptor();
+            cryptor = sealed.cryptor();
+            writeFully(ByteBuffer.wrap(sealed.header()), 0);
+        }
+        long oldLast = oldSize == 0 ? -1 : layout.unitCount(oldSize) - 1;
+        if (rekey) {
+            writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
+        } else {
+            // New units first, then the ones that existed: a crash leaves old data readable.
+            writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits);
+            writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits);
+        }
+        if (retagUnit != null) {
+            retag(dirty.retag(), oldSize, newSize, retagUnit);
+        }
+        long newLength = layout.ciphertextLength(newSize);
+        if (ciphertext.size() > newLength) {
+            ciphertext.truncate(newLength);
+        }
+        size = newSize;
+    }
+
+    /** Cleartext of dirty units that the write does not fully cover and that existed before. */
+    private List<OldUnit> readOldCleartext(DirtyRange dirty, long oldSize, long newSize, Overlay data) throws IOException {
+        List<OldUnit> result = new ArrayList<>();
+        long j = dirty.first();
+        while (j <= dirty.last() && SectorLayout.unitStart(j) < oldSize) {
+            long start = SectorLayout.unitStart(j);
+            int len = layout.unitLength(j, newSize);
+            if (data.covers(start, start + len)) {
+                j = data.lastFullyCoveredUnit(layout, newSize) + 1;
+                continue;
+            }
+            long end = Math.min(start + len, oldSize);
+            byte[] old = new byte[(int) (end - start)];
+            readPlain(start, end, old, 0);
+            result.add(new OldUnit(j, old));
+            j++;
+        }
+        return result;
+    }
+
+    private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits) throws IOException {
+        long last = layout.unitCount(newSize) - 1;
+        for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
+            long batchEnd = Math.min(to, batchStart + BATCH - 1);
+            byte[] plain = buffers.plain();
+            byte[] stored = buffers.stored();
+            int storedLen = 0;
+            for (long j = batchStart; j <= batchEnd; j++) {
+                long start = SectorLayout.unitStart(j);
+                int len = layout.unitLength(j, newSize);
+                java.util.Arrays.fill(plain, 0, len, (byte) 0);
+                for (OldUnit old : oldUnits) {
+                    if (old.index() == j) {
+                        System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
+                    }
+                }
+                data.copyInto(start, len, plain);
+                cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
+                storedLen += len + layout.overhead();
+            }
+            writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
+        }
+    }
+
+    private void retag(long unit, long oldSize, long newSize, byte[] stored) throws IOException {
+        long oldLast = layout.unitCount(oldSize) - 1;
+        long newLast = layout.unitCount(newSize) - 1;
+        try {
+            cryptor.retag(unit, unit == oldLast, unit == newLast, stored, 0, stored.length);
+        } catch (AuthenticationFailedException e) {
+            throw new DamagedFileException(cleartextPath, "unit " + unit + " failed authentication");
+        }
+        writeFully(ByteBuffer.wrap(stored), layout.storedUnitOffset(unit));
+    }
+
+    private byte[] readStored(long unit, long n) throws IOException {
+        byte[] stored = new byte[layout.storedUnitLength(unit, n)];
+        readFully(ByteBuffer.wrap(stored), layout.storedUnitOffset(unit));
+        return stored;
+    }
+
+    // ---- reading ----
+
+    /** Decrypts cleartext {@code [from, to)} (inside the current size) into {@code out}. */
+    private void readPlain(long from, long to, byte[] out, int outOff) throws IOException {
+        long first = layout.unitOf(from, size);
+        long last = layout.unitOf(to - 1, size);
+        long fileLast = layout.unitCount(size) - 1;
+        for (long batchStart = first; batchStart <= last; batchStart += BATCH) {
+            long batchEnd = Math.min(last, batchStart + BATCH - 1);
+            long ctStart = layout.storedUnitOffset(batchStart);
+            int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
+            byte[] stored = buffers.stored();
+            readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
+            byte[] plain = buffers.plain();
+            int storedOff = 0;
+            for (long j = batchStart; j <= batchEnd; j++) {
+                int len = layout.unitLength(j, size);
+                try {
+                    cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), plain, 0);
+                } catch (AuthenticationFailedException e) {
+                    throw new DamagedFileException(cleartextPath,
+                            "unit " + j + " failed authentication (bytes " + SectorLayout.unitStart(j) + ".."
+                                    + (SectorLayout.unitStart(j) + len - 1) + ")");
+                }
+                storedOff += len + layout.overhead();
+                long unitStart = SectorLayout.unitStart(j);
+                long copyFrom = Math.max(from, unitStart);
+                long copyTo = Math.min(to, unitStart + len);
+                System.arraycopy(plain, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from),
+                        (int) (copyTo - copyFrom));
+            }
+        }
+    }
+
+    private void readFully(ByteBuffer dst, long position) throws IOException {
+        long pos = position;
+        while (dst.hasRemaining()) {
+            int n = ciphertext.read(dst, pos);
+            if (n < 0) {
+                throw new DamagedFileException(cleartextPath, "ciphertext ends early at byte " + pos);
+            }
+            pos += n;
+        }
+    }
+
+    private void writeFully(ByteBuffer src, long position) throws IOException {
+        long pos = position;
+        while (src.hasRemaining()) {
+            pos += ciphertext.write(src, pos);
+        }
+    }
+
+    private void destroyCryptor() {
+        if (cryptor != null) {
+            cryptor.destroy();
+            cryptor = null;
+        }
+    }
+
+    private record OldUnit(long index, byte[] cleartext) {}
+}

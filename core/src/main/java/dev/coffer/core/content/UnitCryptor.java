@@ -1,0 +1,200 @@
+package dev.coffer.core.content;
+
+import dev.coffer.core.crypto.AesXts;
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import dev.coffer.core.crypto.Bytes;
+import dev.coffer.core.crypto.CryptoException;
+import dev.coffer.core.crypto.DestroyableKey;
+import dev.coffer.core.crypto.Hkdf;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.security.auth.Destroyable;
+
+/**
+ * Encrypts and decrypts single data units of one file (spec 5.3, 5.4) under the keys derived from
+ * its file secret. SIV_XTSHMAC: {@code nonce || XTS(nonce, P) || tag}; SIV_XTS: {@code XTS(LE128(i), P)}.
+ * Units under 16 bytes use the tiny keystream. Knows nothing of where units live in a file.
+ *
+ * <p>Not thread-safe: one instance per open file, used under that file's lock.
+ */
+public final class UnitCryptor implements Destroyable {
+    public static final int NONCE = 16;
+    public static final int TAG = 16;
+    private static final byte[] XTS_INFO = "coffer/xts".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SECTOR_INFO = "coffer/sector".getBytes(StandardCharsets.US_ASCII);
+    private static final int NONCE_POOL = 64 * NONCE;
+
+    private final boolean authenticated;
+    private final AesXts xts;
+    private final DestroyableKey sectorKey;
+    private final Mac hmac;
+    private final SecureRandom random;
+    private final byte[] tweak = new byte[16];
+    private final byte[] keystream = new byte[16];
+    private final byte[] tagInput = new byte[9];
+    private final byte[] nonces = new byte[NONCE_POOL];
+    private int noncesUsed = NONCE_POOL;
+    private boolean destroyed;
+
+    /** @param authenticated true for SIV_XTSHMAC, false for SIV_XTS */
+    public UnitCryptor(byte[] fileSecret, boolean authenticated, SecureRandom random) {
+        this.authenticated = authenticated;
+        this.random = random;
+        byte[] xtsKey = Hkdf.sha256(fileSecret, XTS_INFO, 64);
+        byte[] macKey = Hkdf.sha256(fileSecret, SECTOR_INFO, 32);
+        try {
+            xts = new AesXts(xtsKey);
+            sectorKey = new DestroyableKey(macKey, 0, 32, "HmacSHA256");
+            hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(sectorKey);
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("HmacSHA256 unavailable", e);
+        } finally {
+            Bytes.wipe(xtsKey, macKey);
+        }
+    }
+
+    /** A per-file DRBG, seeded from the platform CSPRNG, so that nonces do not contend on one global lock. */
+    public static SecureRandom newNonceSource() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
+    }
+
+    public int overhead() {
+        return authenticated ? NONCE + TAG : 0;
+    }
+
+    /** Encrypts unit {@code index} ({@code len} cleartext bytes) into {@code out}; writes {@code len + overhead()} bytes. */
+    public void encrypt(long index, boolean last, byte[] in, int inOff, int len, byte[] out, int outOff) {
+        checkAlive();
+        if (authenticated) {
+            nextNonce(out, outOff);
+            crypt(true, out, outOff, in, inOff, len, out, outOff + NONCE);
+            tag(index, last, out, outOff, len, out, outOff + NONCE + len);
+        } else {
+            le128(index);
+            crypt(true, tweak, 0, in, inOff, len, out, outOff);
+        }
+    }
+
+    /**
+     * Decrypts stored unit {@code index} of {@code storedLen} bytes into {@code out}. In SIV_XTSHMAC the
+     * file's last unit must carry last = 1; any other unit may carry either flag (spec 5.3).
+     */
+    public void decrypt(long index, boolean last, byte[] in, int inOff, int storedLen, byte[] out, int outOff)
+            throws AuthenticationFailedException {
+        checkAlive();
+        int len = storedLen - overhead();
+        if (len <= 0) {
+            throw new AuthenticationFailedException("unit " + index + " is too short");
+        }
+        if (authenticated) {
+            verify(index, last, in, inOff, len);
+            crypt(false, in, inOff, in, inOff + NONCE, len, out, outOff);
+        } else {
+            le128(index);
+            crypt(false, tweak, 0, in, inOff, len, out, outOff);
+        }
+    }
+
+    /** Recomputes the tag of a stored SIV_XTSHMAC unit in place, after verifying the old one (spec 5.3). */
+    public void retag(long index, boolean wasLast, boolean last, byte[] stored, int off, int storedLen)
+            throws AuthenticationFailedException {
+        checkAlive();
+        int len = storedLen - overhead();
+        verify(index, wasLast, stored, off, len);
+        tag(index, last, stored, off, len, stored, off + NONCE + len);
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    private void verify(long index, boolean last, byte[] in, int off, int len) throws AuthenticationFailedException {
+        byte[] expected = new byte[TAG];
+        tag(index, last, in, off, len, expected, 0);
+        boolean ok = MessageDigest.isEqual(slice(in, off + NONCE + len), expected);
+        if (!ok && !last) {
+            // A unit that is not the file's last may carry last = 1 after a crash mid-append.
+            tag(index, true, in, off, len, expected, 0);
+            ok = MessageDigest.isEqual(slice(in, off + NONCE + len), expected);
+        }
+        if (!ok) {
+            throw new AuthenticationFailedException("unit " + index + " failed authentication");
+        }
+    }
+
+    private static byte[] slice(byte[] a, int off) {
+        byte[] s = new byte[TAG];
+        System.arraycopy(a, off, s, 0, TAG);
+        return s;
+    }
+
+    /** tag = first 16 bytes of HMAC-SHA256(sectorKey, BE64(i) || last || nonce || C). */
+    private void tag(long index, boolean last, byte[] unit, int off, int len, byte[] out, int outOff) {
+        for (int b = 0; b < 8; b++) {
+            tagInput[b] = (byte) (index >>> (56 - 8 * b));
+        }
+        tagInput[8] = (byte) (last ? 1 : 0);
+        hmac.update(tagInput);
+        hmac.update(unit, off, NONCE + len);
+        byte[] full = hmac.doFinal();
+        System.arraycopy(full, 0, out, outOff, TAG);
+        Bytes.wipe(full);
+    }
+
+    /** XTS for units of 16 bytes and more; the tiny keystream (spec 5.4) below that. */
+    private void crypt(boolean encrypt, byte[] tw, int twOff, byte[] in, int inOff, int len, byte[] out, int outOff) {
+        if (len >= SectorLayout.MIN_XTS) {
+            if (encrypt) {
+                xts.encrypt(tw, twOff, in, inOff, out, outOff, len);
+            } else {
+                xts.decrypt(tw, twOff, in, inOff, out, outOff, len);
+            }
+        } else {
+            xts.tinyKeystream(tw, twOff, keystream, 0);
+            Bytes.xor(in, inOff, keystream, 0, out, outOff, len);
+        }
+    }
+
+    private void le128(long index) {
+        for (int b = 0; b < 16; b++) {
+            tweak[b] = b < 8 ? (byte) (index >>> (8 * b)) : 0;
+        }
+    }
+
+    private void nextNonce(byte[] out, int off) {
+        if (noncesUsed == NONCE_POOL) {
+            random.nextBytes(nonces);
+            noncesUsed = 0;
+        }
+        System.arraycopy(nonces, noncesUsed, out, off, NONCE);
+        noncesUsed += NONCE;
+    }
+
+    private void checkAlive() {
+        if (destroyed) {
+            throw new IllegalStateException("file keys destroyed");
+        }
+    }
+
+    @Override
+    public void destroy() {
+        destroyed = true;
+        xts.destroy();
+        sectorKey.destroy();
+        Bytes.wipe(keystream, nonces);
+    }
+
+    @Override
+    public boolean isDestroyed() {
+        return destroyed;
+    }
+}

@@ -1,0 +1,206 @@
+package dev.coffer.core.names;
+
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one storage folder and decodes it (spec 4): decrypts names, finds each entry's type by its
+ * single payload, validates {@code dir.c9r} pointers, and skips (and logs, by ciphertext path
+ * only) whatever is foreign, incomplete, unsafe or damaged. Never reads file contents, never writes.
+ */
+public final class DirectoryLister {
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryLister.class);
+    public static final String DIRID_FILE = "dirid.c9r";
+
+    private final NameCipher names;
+
+    public DirectoryLister(NameCipher names) {
+        this.names = names;
+    }
+
+    public Listing list(CiphertextDirectory dir) throws IOException {
+        List<String> onDisk = sortedNames(dir.storage());
+        List<Entry> entries = new ArrayList<>();
+        List<String> candidates = new ArrayList<>();
+        List<Listing.DecoratedPayload> decorated = new ArrayList<>();
+        List<Path> decoratedDirIds = new ArrayList<>();
+        Set<String> seenNames = new HashSet<>();
+        Set<String> seenIds = new HashSet<>();
+        for (String fileName : onDisk) {
+            if (fileName.equals(DIRID_FILE) || fileName.startsWith(".")) {
+                continue;
+            }
+            if (Decorations.isDecoratedCopy(fileName, "dirid")) {
+                decoratedDirIds.add(dir.storage().resolve(fileName));
+                continue;
+            }
+            Path entryPath = dir.storage().resolve(fileName);
+            String cleartext = decode(dir, fileName, entryPath, candidates);
+            if (cleartext == null) {
+                continue;
+            }
+            if (Names.isUnsafe(cleartext)) {
+                LOG.warn("Skipped an entry with an unsafe name: {}", entryPath);
+                continue;
+            }
+            cleartext = Names.nfc(cleartext);
+            boolean shortened = fileName.endsWith(LongNames.C9S);
+            Entry entry = typed(dir, cleartext, entryPath, shortened, decorated);
+            if (entry == null || !validPointer(entry, seenIds)) {
+                continue;
+            }
+            if (!seenNames.add(cleartext)) {
+                LOG.warn("Skipped a second entry with the same name: {}", entryPath);
+                continue;
+            }
+            entries.add(entry);
+        }
+        return new Listing(dir, entries, candidates, decorated, decoratedDirIds);
+    }
+
+    /** The cleartext name of an on-disk item, or null (foreign, incomplete, or a conflict candidate). */
+    private String decode(CiphertextDirectory dir, String fileName, Path entryPath, List<String> candidates) throws IOException {
+        if (fileName.endsWith(LongNames.C9R)) {
+            String stem = fileName.substring(0, fileName.length() - LongNames.C9R.length());
+            try {
+                return names.decrypt(stem, dir.dirId());
+            } catch (AuthenticationFailedException e) {
+                candidates.add(fileName);
+                return null;
+            }
+        }
+        if (fileName.endsWith(LongNames.C9S)) {
+            String c9r = readNameFile(entryPath);
+            if (c9r == null || !c9r.endsWith(LongNames.C9R)) {
+                LOG.warn("Skipped an incomplete shortened entry: {}", entryPath);
+                return null;
+            }
+            if (!LongNames.shortened(c9r).equals(fileName)) {
+                candidates.add(fileName);
+                return null;
+            }
+            try {
+                return names.decrypt(c9r.substring(0, c9r.length() - LongNames.C9R.length()), dir.dirId());
+            } catch (AuthenticationFailedException e) {
+                LOG.warn("Skipped a shortened entry whose name does not decrypt: {}", entryPath);
+                return null;
+            }
+        }
+        LOG.debug("Skipped a foreign file: {}", entryPath);
+        return null;
+    }
+
+    /** The entry with its type, or null if incomplete; notes decorated payload copies inside entry folders. */
+    private Entry typed(CiphertextDirectory dir, String name, Path entryPath, boolean shortened,
+                        List<Listing.DecoratedPayload> decorated) throws IOException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(entryPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null; // vanished while listing
+        }
+        if (!shortened && attrs.isRegularFile()) {
+            return new Entry(dir, name, EntryType.FILE, entryPath, false);
+        }
+        if (!attrs.isDirectory()) {
+            LOG.warn("Skipped an entry that is neither file nor folder: {}", entryPath);
+            return null;
+        }
+        EntryType type = null;
+        int payloads = 0;
+        List<Path> copies = new ArrayList<>();
+        for (String inner : sortedNames(entryPath)) {
+            for (EntryType t : EntryType.values()) {
+                if (t == EntryType.FILE && !shortened) {
+                    continue;
+                }
+                String base = t.payloadName().substring(0, t.payloadName().length() - LongNames.C9R.length());
+                if (inner.equals(t.payloadName())) {
+                    type = t;
+                    payloads++;
+                } else if (Decorations.isDecoratedCopy(inner, base)) {
+                    copies.add(entryPath.resolve(inner));
+                }
+            }
+        }
+        if (payloads != 1) {
+            LOG.warn("Skipped an incomplete entry ({} payload files): {}", payloads, entryPath);
+            return null;
+        }
+        Entry entry = new Entry(dir, name, type, entryPath, shortened);
+        for (Path copy : copies) {
+            decorated.add(new Listing.DecoratedPayload(entry, copy));
+        }
+        return entry;
+    }
+
+    /** Folder pointers must be valid UUIDs, not an ancestor's ID, and not used twice in this folder. */
+    private static boolean validPointer(Entry entry, Set<String> seenIds) throws IOException {
+        if (entry.type() != EntryType.DIRECTORY) {
+            return true;
+        }
+        String id = DirIdFiles.read(entry.payload());
+        if (id == null) {
+            LOG.warn("Skipped a folder with a damaged dir.c9r: {}", entry.entryPath());
+            return false;
+        }
+        if (entry.parent().isSelfOrAncestor(id) || !seenIds.add(id)) {
+            LOG.warn("Skipped a folder whose directory ID is already in use: {}", entry.entryPath());
+            return false;
+        }
+        return true;
+    }
+
+    /** {@code name.c9s} content, or null if missing, too long or not ASCII. No line break is tolerated. */
+    static String readNameFile(Path entryPath) throws IOException {
+        Path nameFile = entryPath.resolve(LongNames.NAME_FILE);
+        byte[] buf = new byte[LongNames.MAX_NAME_FILE + 1];
+        int n;
+        try (InputStream in = Files.newInputStream(nameFile)) {
+            n = in.readNBytes(buf, 0, buf.length);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            if (Files.isDirectory(nameFile)) {
+                return null;
+            }
+            throw e;
+        }
+        if (n > LongNames.MAX_NAME_FILE) {
+            return null;
+        }
+        for (int i = 0; i < n; i++) {
+            if (buf[i] < 0x21 || buf[i] > 0x7e) {
+                return null;
+            }
+        }
+        return new String(buf, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    /** Names in a folder, sorted by their UTF-8 bytes (spec 6 processes copies in that order). */
+    static List<String> sortedNames(Path folder) throws IOException {
+        List<String> result = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder)) {
+            for (Path p : ds) {
+                result.add(p.getFileName().toString());
+            }
+        }
+        result.sort((a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
+        return result;
+    }
+}

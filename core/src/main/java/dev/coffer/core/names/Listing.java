@@ -1,0 +1,24 @@
+package dev.coffer.core.names;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one storage folder holds, decoded: its valid entries (NFC names, sorted by their on-disk
+ * names), and the on-disk items that look like sync-conflict copies and need {@code ConflictResolver}.
+ *
+ * @param entries            valid entries
+ * @param conflictCandidates {@code .c9r}/{@code .c9s} names in the storage folder whose names do not decode as-is
+ * @param decoratedPayloads  entry folders holding decorated payload copies ({@code dir (1).c9r}), by entry
+ * @param decoratedDirIds    decorated copies of {@code dirid.c9r} in the storage folder
+ */
+public record Listing(CiphertextDirectory dir, List<Entry> entries, List<String> conflictCandidates,
+                      List<DecoratedPayload> decoratedPayloads, List<Path> decoratedDirIds) {
+
+    /** A decorated payload ({@code dir (1).c9r}, {@code symlink (1).c9r}, {@code contents (1).c9r}) inside a valid entry. */
+    public record DecoratedPayload(Entry entry, Path copy) {}
+
+    public boolean hasConflicts() {
+        return !conflictCandidates.isEmpty() || !decoratedPayloads.isEmpty() || !decoratedDirIds.isEmpty();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.coffer.core.names;
+
+import dev.coffer.core.crypto.AesSiv;
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Encrypts cleartext names under their parent's directory ID, and hashes directory IDs to storage
+ * folders (spec 4). Deterministic (AES-SIV), so the same name in the same folder always gives the
+ * same ciphertext name. Thread-safe.
+ */
+public final class NameCipher {
+    private static final int HASH_CACHE_LIMIT = 10_000;
+
+    private final AesSiv siv;
+    private final Map<String, String> storageFolderCache = new ConcurrentHashMap<>();
+
+    public NameCipher(AesSiv siv) {
+        this.siv = siv;
+    }
+
+    /** {@code Base64url(AES-SIV(sivKey, UTF-8(name), AD = [UTF-8(parentDirId)]))}, with padding. {@code name} must be NFC. */
+    public String encrypt(String name, String parentDirId) {
+        byte[] ct = siv.encrypt(name.getBytes(StandardCharsets.UTF_8), parentDirId.getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder().encodeToString(ct);
+    }
+
+    /**
+     * Decrypts an encrypted name (without {@code .c9r}); fails for anything that is not padded
+     * Base64url of an authentic SIV ciphertext under this parent. The result is not yet validated.
+     */
+    public String decrypt(String encName, String parentDirId) throws AuthenticationFailedException {
+        if (encName.length() < 24 || encName.length() % 4 != 0) {
+            throw new AuthenticationFailedException("not an encrypted name");
+        }
+        byte[] ct;
+        try {
+            ct = Base64.getUrlDecoder().decode(encName);
+        } catch (IllegalArgumentException e) {
+            throw new AuthenticationFailedException("not Base64url");
+        }
+        byte[] pt = siv.decrypt(ct, parentDirId.getBytes(StandardCharsets.UTF_8));
+        return Names.decodeUtf8(pt);
+    }
+
+    /** {@code XX/YYYYYYYYYYYYYYYYYYYYYYYYYYYYYY}: the storage folder of {@code dirId} below {@code d/}. */
+    public String storageFolder(String dirId) {
+        String cached = storageFolderCache.get(dirId);
+        if (cached != null) {
+            return cached;
+        }
+        byte[] sivOut = siv.encrypt(dirId.getBytes(StandardCharsets.UTF_8));
+        String h = Base32.encode(sha1(sivOut));
+        String folder = h.substring(0, 2) + "/" + h.substring(2, 32);
+        if (storageFolderCache.size() >= HASH_CACHE_LIMIT) {
+            storageFolderCache.clear();
+        }
+        storageFolderCache.put(dirId, folder);
+        return folder;
+    }
+
+    static byte[] sha1(byte[] in) {
+        try {
+            return MessageDigest.getInstance("SHA-1").digest(in);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required by every JDK", e);
+        }
+    }
+
+    /** Forgets cached hashes (on lock). */
+    public void clearCaches() {
+        storageFolderCache.clear();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.coffer.core.names;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one place that turns cleartext paths and names into ciphertext locations (spec 4): resolves
+ * folders to storage folders (cached), names to slots, and slots to entries by their payload.
+ * Thread-safe.
+ */
+public final class PathMapper {
+    private static final int DIR_CACHE_LIMIT = 20_000;
+
+    private final Path dataDir;
+    private final NameCipher names;
+    private final LongNames longNames;
+    private final Map<String, CiphertextDirectory> dirCache = new ConcurrentHashMap<>();
+
+    public PathMapper(Path dataDir, NameCipher names, LongNames longNames) {
+        this.dataDir = dataDir;
+        this.names = names;
+        this.longNames = longNames;
+    }
+
+    public NameCipher names() {
+        return names;
+    }
+
+    public CiphertextDirectory root() {
+        return new CiphertextDirectory("", storageOf(""), Set.of());
+    }
+
+    public Path storageOf(String dirId) {
+        return dataDir.resolve(names.storageFolder(dirId));
+    }
+
+    /** Where child {@code nfcName} of {@code parent} is stored (whether or not it exists). */
+    public Slot slot(CiphertextDirectory parent, String nfcName) {
+        String encName = names.encrypt(nfcName, parent.dirId());
+        String onDisk = longNames.onDiskName(encName);
+        return new Slot(parent, nfcName, encName, parent.storage().resolve(onDisk), onDisk.endsWith(LongNames.C9S));
+    }
+
+    /** The entry in {@code slot}, or null if nothing is there; an unusable one throws {@link DamagedEntryException}. */
+    public Entry lookup(Slot slot, String cleartextPath) throws IOException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(slot.entryPath(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        EntryType type = typeOf(slot.entryPath(), slot.shortened(), attrs);
+        if (type == null) {
+            throw new DamagedEntryException(cleartextPath, "incomplete or damaged entry");
+        }
+        return new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened());
+    }
+
+    /** The type given by the single payload of an entry, or null if it has none or several (incomplete). */
+    public static EntryType typeOf(Path entryPath, boolean shortened, BasicFileAttributes attrs) {
+        if (!shortened && attrs.isRegularFile()) {
+            return EntryType.FILE;
+        }
+        if (!attrs.isDirectory()) {
+            return null;
+        }
+        EntryType found = null;
+        for (EntryType t : EntryType.values()) {
+            if (t == EntryType.FILE && !shortened) {
+                continue;
+            }
+            if (Files.isRegularFile(entryPath.resolve(t.payloadName()), LinkOption.NOFOLLOW_LINKS)) {
+                if (found != null) {
+                    return null;
+                }
+                found = t;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The folder at the cleartext path made of {@code nfcComponents}, following {@code dir.c9r}
+     * pointers from the root. Cached; {@link #invalidate} drops a moved or deleted subtree.
+     */
+    public CiphertextDirectory directory(List<String> nfcComponents) throws IOException {
+        String key = String.join("/", nfcComponents);
+        CiphertextDirectory cached = dirCache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        CiphertextDirectory dir = root();
+        StringBuilder path = new StringBuilder();
+        for (String component : nfcComponents) {
+            path.append('/').append(component);
+            dir = child(dir, component, path.toString());
+        }
+        if (dirCache.size() >= DIR_CACHE_LIMIT) {
+            dirCache.clear();
+        }
+        dirCache.put(key, dir);
+        return dir;
+    }
+
+    /** Follows the {@code dir.c9r} of child {@code name}; refuses files, damaged pointers and loops. */
+    public CiphertextDirectory child(CiphertextDirectory parent, String name, String cleartextPath) throws IOException {
+        Entry e = lookup(slot(parent, name), cleartextPath);
+        if (e == null) {
+            throw new NoSuchFileException(cleartextPath);
+        }
+        if (e.type() != EntryType.DIRECTORY) {
+            throw new NotDirectoryException(cleartextPath);
+        }
+        return open(e, cleartextPath);
+    }
+
+    /** The folder a DIRECTORY entry points to. */
+    public CiphertextDirectory open(Entry e, String cleartextPath) throws IOException {
+        String id = DirIdFiles.read(e.payload());
+        if (id == null) {
+            throw new DamagedEntryException(cleartextPath, "damaged folder pointer (dir.c9r)");
+        }
+        CiphertextDirectory child = e.parent().child(id, storageOf(id));
+        if (child == null) {
+            throw new DamagedEntryException(cleartextPath, "folder pointer loops back to an ancestor");
+        }
+        return child;
+    }
+
+    /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
+    public void invalidate(List<String> nfcComponents) {
+        String key = String.join("/", nfcComponents);
+        if (key.isEmpty()) {
+            dirCache.clear();
+            return;
+        }
+        dirCache.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "/"));
+    }
+
+    public void clearCaches() {
+        dirCache.clear();
+    }
+
+}
