@@ -6,6 +6,8 @@ import javax.security.auth.Destroyable;
 
 /**
  * XTS-AES-256 (IEEE 1619-2007, NIST SP 800-38E) with ciphertext stealing, for one data unit at a time.
+ * A vault always uses a 64-byte key (XTS-AES-256); a 32-byte key (XTS-AES-128) is accepted too, so the
+ * implementation can be checked against the standard's XTS-AES-128 vectors.
  *
  * <p>Speed: the tweak masks of a whole unit are computed first (GF(2^128) doubling on two longs),
  * then the unit goes through the JDK's hardware {@code AES/ECB/NoPadding} in one call, between two
@@ -15,7 +17,10 @@ import javax.security.auth.Destroyable;
  * instance to one thread at a time (the content layer keeps one per open file under its lock).
  */
 public final class AesXts implements Destroyable {
+    /** The key length a vault uses: K1 || K2, two AES-256 keys. */
     public static final int KEY_LENGTH = 64;
+    /** XTS-AES-128: K1 || K2, two AES-128 keys. Accepted for the IEEE 1619 vectors, never used by a vault. */
+    public static final int KEY_LENGTH_128 = 32;
     public static final int BLOCK = 16;
     private static final int INITIAL_SCRATCH = 4096 + 32;
 
@@ -29,13 +34,18 @@ public final class AesXts implements Destroyable {
     private byte[] work = new byte[INITIAL_SCRATCH];
     private boolean destroyed;
 
-    /** {@code key} is K1 || K2 (64 bytes): K1 the data key, K2 the tweak key. The array is copied. */
+    /**
+     * {@code key} is K1 || K2: K1 the data key, K2 the tweak key, 64 bytes (XTS-AES-256, what a vault
+     * uses) or 32 bytes (XTS-AES-128). The array is copied.
+     */
     public AesXts(byte[] key) {
-        if (key.length != KEY_LENGTH) {
-            throw new IllegalArgumentException("XTS-AES-256 needs a 64-byte key, got " + key.length);
+        if (key.length != KEY_LENGTH && key.length != KEY_LENGTH_128) {
+            throw new IllegalArgumentException(
+                    "XTS-AES needs a 64-byte (or, for XTS-AES-128, 32-byte) key, got " + key.length);
         }
-        dataKey = new DestroyableKey(key, 0, 32, "AES");
-        tweakKey = new DestroyableKey(key, 32, 32, "AES");
+        int half = key.length / 2;
+        dataKey = new DestroyableKey(key, 0, half, "AES");
+        tweakKey = new DestroyableKey(key, half, half, "AES");
         try {
             dataEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
             dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
