@@ -98,6 +98,28 @@ class AesXtsRoundTripTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {16, 17, 31, 32, 33, 47, 100, 4096, 4111})
+    void overlappingInAndOutInOneArray(int size) {
+        // E.g. plaintext at 0 encrypted into the same buffer at 16, to make room for the nonce.
+        byte[] key = bytes(64);
+        byte[] tweak = bytes(16);
+        byte[] p = bytes(size);
+        byte[] expected = XtsReference.crypt(true, key, tweak, p);
+        AesXts xts = new AesXts(key);
+        for (int shift : new int[] {-33, -16, -1, 1, 15, 16, 17, 32}) {
+            int inOff = Math.max(0, -shift);
+            int outOff = inOff + shift;
+            byte[] buf = new byte[size + Math.abs(shift)];
+            System.arraycopy(p, 0, buf, inOff, size);
+            xts.encrypt(tweak, 0, buf, inOff, buf, outOff, size);
+            assertThat(Arrays.copyOfRange(buf, outOff, outOff + size)).as("encrypt, shift %d", shift)
+                    .isEqualTo(expected);
+            xts.decrypt(tweak, 0, buf, outOff, buf, inOff, size);
+            assertThat(Arrays.copyOfRange(buf, inOff, inOff + size)).as("decrypt, shift %d", -shift).isEqualTo(p);
+        }
+    }
+
     @Test
     void xtsAes128AgreesWithTheReferenceToo() {
         byte[] key = bytes(32);
