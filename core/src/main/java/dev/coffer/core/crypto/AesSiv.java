@@ -12,12 +12,17 @@ import org.bouncycastle.crypto.params.KeyParameter;
 /**
  * AES-SIV as in RFC 5297 (deterministic authenticated encryption) with a 512-bit key: the first
  * half keys S2V (AES-CMAC), the second half keys CTR. Output = 16-byte synthetic IV || ciphertext.
+ * A 256-bit key (two AES-128 keys) is accepted too, for the RFC's own test vectors; a vault always
+ * uses 512 bits.
  *
  * <p>The associated data is a vector of components: zero components and one empty component give
  * different results. Thread-safe (calls are serialised on the instance; each is a few microseconds).
  */
 public final class AesSiv implements Destroyable {
+    /** The key length a vault uses: two AES-256 keys. */
     public static final int KEY_LENGTH = 64;
+    /** Two AES-128 keys, as in RFC 5297's examples. Accepted for testing, never used by a vault. */
+    public static final int KEY_LENGTH_256 = 32;
     public static final int IV_LENGTH = 16;
     private static final byte[] ZERO_BLOCK = new byte[16];
 
@@ -27,13 +32,15 @@ public final class AesSiv implements Destroyable {
     private final Cipher ctr;
     private boolean destroyed;
 
-    /** {@code key} is 64 bytes; it is copied. */
+    /** {@code key} is 64 bytes (what a vault uses) or 32 bytes (AES-SIV-256); it is copied. */
     public AesSiv(byte[] key) {
-        if (key.length != KEY_LENGTH) {
-            throw new IllegalArgumentException("AES-SIV-512 needs a 64-byte key, got " + key.length);
+        if (key.length != KEY_LENGTH && key.length != KEY_LENGTH_256) {
+            throw new IllegalArgumentException(
+                    "AES-SIV needs a 64-byte (or, for AES-SIV-256, 32-byte) key, got " + key.length);
         }
-        macKey = new DestroyableKey(key, 0, 32, "AES");
-        ctrKey = new DestroyableKey(key, 32, 32, "AES");
+        int half = key.length / 2;
+        macKey = new DestroyableKey(key, 0, half, "AES");
+        ctrKey = new DestroyableKey(key, half, half, "AES");
         cmac = new CMac(new JdkAesBlockCipher());
         byte[] mk = macKey.getEncoded();
         try {

@@ -6,6 +6,8 @@ import javax.security.auth.Destroyable;
 
 /**
  * XTS-AES-256 (IEEE 1619-2007, NIST SP 800-38E) with ciphertext stealing, for one data unit at a time.
+ * A vault always uses a 64-byte key (XTS-AES-256); a 32-byte key (XTS-AES-128) is accepted too, so the
+ * implementation can be checked against the standard's XTS-AES-128 vectors.
  *
  * <p>Speed: the tweak masks of a whole unit are computed first (GF(2^128) doubling on two longs),
  * then the unit goes through the JDK's hardware {@code AES/ECB/NoPadding} in one call, between two
@@ -15,7 +17,10 @@ import javax.security.auth.Destroyable;
  * instance to one thread at a time (the content layer keeps one per open file under its lock).
  */
 public final class AesXts implements Destroyable {
+    /** The key length a vault uses: K1 || K2, two AES-256 keys. */
     public static final int KEY_LENGTH = 64;
+    /** XTS-AES-128: K1 || K2, two AES-128 keys. Accepted for the IEEE 1619 vectors, never used by a vault. */
+    public static final int KEY_LENGTH_128 = 32;
     public static final int BLOCK = 16;
     private static final int INITIAL_SCRATCH = 4096 + 32;
 
@@ -25,17 +30,25 @@ public final class AesXts implements Destroyable {
     private final Cipher dataDecrypt;
     private final Cipher tweakEncrypt;
     private final byte[] tweakBlock = new byte[BLOCK];
+    /** Ciphertext stealing: the last 16 + tail input bytes, then the padded partial block. */
+    private final byte[] stealIn = new byte[2 * BLOCK];
+    private final byte[] stealBlock = new byte[BLOCK];
     private byte[] masks = new byte[INITIAL_SCRATCH];
     private byte[] work = new byte[INITIAL_SCRATCH];
     private boolean destroyed;
 
-    /** {@code key} is K1 || K2 (64 bytes): K1 the data key, K2 the tweak key. The array is copied. */
+    /**
+     * {@code key} is K1 || K2: K1 the data key, K2 the tweak key, 64 bytes (XTS-AES-256, what a vault
+     * uses) or 32 bytes (XTS-AES-128). The array is copied.
+     */
     public AesXts(byte[] key) {
-        if (key.length != KEY_LENGTH) {
-            throw new IllegalArgumentException("XTS-AES-256 needs a 64-byte key, got " + key.length);
+        if (key.length != KEY_LENGTH && key.length != KEY_LENGTH_128) {
+            throw new IllegalArgumentException(
+                    "XTS-AES needs a 64-byte (or, for XTS-AES-128, 32-byte) key, got " + key.length);
         }
-        dataKey = new DestroyableKey(key, 0, 32, "AES");
-        tweakKey = new DestroyableKey(key, 32, 32, "AES");
+        int half = key.length / 2;
+        dataKey = new DestroyableKey(key, 0, half, "AES");
+        tweakKey = new DestroyableKey(key, half, half, "AES");
         try {
             dataEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
             dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
@@ -82,6 +95,10 @@ public final class AesXts implements Destroyable {
         // Blocks processed the plain way: all full blocks, except the last full one when stealing.
         int plainBlocks = tail == 0 ? fullBlocks : fullBlocks - 1;
         int plainBytes = plainBlocks * BLOCK;
+        if (tail != 0) {
+            // Saved before out is written: out may overlap in at a higher offset (in == out shifted).
+            System.arraycopy(in, inOff + plainBytes, stealIn, 0, BLOCK + tail);
+        }
         if (plainBytes > 0) {
             // The input is consumed into work before out is written, so in and out may alias.
             Bytes.xor(in, inOff, masks, 0, work, 0, plainBytes);
@@ -89,36 +106,32 @@ public final class AesXts implements Destroyable {
             Bytes.xor(out, outOff, masks, 0, out, outOff, plainBytes);
         }
         if (tail != 0) {
-            // Stealing reads in[plainBytes..] which out has not touched yet (same offsets).
-            steal(encrypt, cipher, in, inOff + plainBytes, out, outOff + plainBytes, plainBytes, tail);
+            steal(encrypt, cipher, out, outOff + plainBytes, plainBytes, tail);
         }
     }
 
-    /** Ciphertext stealing over the last full block (index m-1) and the partial block (index m). */
-    private void steal(boolean encrypt, Cipher cipher, byte[] in, int inOff, byte[] out, int outOff, int maskOff, int tail) {
-        byte[] block = new byte[BLOCK];
-        byte[] last = new byte[BLOCK];
+    /**
+     * Ciphertext stealing over the last full block (index m-1) and the partial block (index m), whose
+     * input {@link #crypt} saved in {@code stealIn}. Allocation-free: it runs for every unit whose
+     * length is not a multiple of 16.
+     */
+    private void steal(boolean encrypt, Cipher cipher, byte[] out, int outOff, int maskOff, int tail) {
         // Encryption uses mask m-1 first then mask m; decryption the other way round.
         int firstMask = encrypt ? maskOff : maskOff + BLOCK;
         int secondMask = encrypt ? maskOff + BLOCK : maskOff;
-        cryptBlock(cipher, in, inOff, firstMask, block);
-        // block = CC (encrypt) or PP (decrypt)
-        System.arraycopy(in, inOff + BLOCK, last, 0, tail);
-        System.arraycopy(block, tail, last, tail, BLOCK - tail);
-        byte[] stolenHead = new byte[tail];
-        System.arraycopy(block, 0, stolenHead, 0, tail);
-        cryptBlock(cipher, last, 0, secondMask, block);
-        System.arraycopy(block, 0, out, outOff, BLOCK);
-        System.arraycopy(stolenHead, 0, out, outOff + BLOCK, tail);
-        Bytes.wipe(block, last, stolenHead);
+        // stealBlock = CC (encrypt) or PP (decrypt): the first tail bytes are the output's partial block.
+        cryptBlock(cipher, stealIn, 0, firstMask, stealBlock, 0);
+        // The partial input block, padded with the rest of CC/PP, is the last block to process.
+        System.arraycopy(stealBlock, tail, stealIn, BLOCK + tail, BLOCK - tail);
+        System.arraycopy(stealBlock, 0, out, outOff + BLOCK, tail);
+        cryptBlock(cipher, stealIn, BLOCK, secondMask, out, outOff);
+        Bytes.wipe(stealIn, stealBlock);
     }
 
-    private void cryptBlock(Cipher cipher, byte[] in, int inOff, int maskOff, byte[] out) {
-        byte[] tmp = new byte[BLOCK];
-        Bytes.xor(in, inOff, masks, maskOff, tmp, 0, BLOCK);
-        ecb(cipher, tmp, 0, tmp, 0, BLOCK);
-        Bytes.xor(tmp, 0, masks, maskOff, out, 0, BLOCK);
-        Bytes.wipe(tmp);
+    private void cryptBlock(Cipher cipher, byte[] in, int inOff, int maskOff, byte[] out, int outOff) {
+        Bytes.xor(in, inOff, masks, maskOff, stealBlock, 0, BLOCK);
+        ecb(cipher, stealBlock, 0, stealBlock, 0, BLOCK);
+        Bytes.xor(stealBlock, 0, masks, maskOff, out, outOff, BLOCK);
     }
 
     private void encryptTweak(byte[] tweak, int tweakOff) {
@@ -168,7 +181,7 @@ public final class AesXts implements Destroyable {
         destroyed = true;
         dataKey.destroy();
         tweakKey.destroy();
-        Bytes.wipe(masks, work, tweakBlock);
+        Bytes.wipe(masks, work, tweakBlock, stealIn, stealBlock);
     }
 
     @Override

@@ -46,8 +46,13 @@ public final class MasterKey implements Destroyable {
         return Hkdf.sha256(key, info.getBytes(StandardCharsets.US_ASCII), length);
     }
 
-    /** True if {@code other} holds the same bytes (constant time). */
+    /**
+     * True if {@code other} holds the same bytes (constant time). Both keys must be alive: two
+     * destroyed (all-zero) keys are not "the same vault key".
+     */
     public boolean sameKeyAs(MasterKey other) {
+        checkAlive();
+        other.checkAlive();
         return java.security.MessageDigest.isEqual(key, other.key);
     }
 
