@@ -45,7 +45,7 @@ final class VaultConfigJwt {
             throw new VaultFormatException(FILE_NAME + ": header has no 'alg'");
         }
         if (!alg.isTextual() || !"HS256".equals(alg.textValue())) {
-            String shown = alg.isTextual() ? "'" + alg.textValue() + "'" : StrictJson.shortText(alg);
+            String shown = StrictJson.shortText(alg).replace('"', '\'');
             throw new VaultFormatException(FILE_NAME + ": alg " + shown + " is not HS256 - refused");
         }
         return new VaultConfigJwt(token, masterkeyFileName(header.get("kid")));
@@ -95,7 +95,7 @@ final class VaultConfigJwt {
         if (kid == null) {
             throw new VaultFormatException(FILE_NAME + ": header has no 'kid'");
         }
-        String shown = kid.isTextual() ? "'" + kid.textValue() + "'" : StrictJson.shortText(kid);
+        String shown = StrictJson.shortText(kid).replace('"', '\'');
         if (kid.isTextual() && kid.textValue().startsWith(KID_PREFIX)) {
             String name = kid.textValue().substring(KID_PREFIX.length());
             if (PLAIN_FILE_NAME.matcher(name).matches() && !name.contains("..") && !name.equals(".")) {
