@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/** The shipped word list and its lookup rules (spec 2.4). */
 class Bip39WordListTest {
     @Test
     void theShippedResourceEqualsTheSharedFile() throws Exception {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/** masterkey.coffer against vectors.json, every field rule of spec 2.1, and garbage input. */
 class MasterkeyFileTest {
     private static final JsonNode VECTORS = TestData.vectors();
     private static final byte[] PASSPHRASE = TestData.PASSPHRASE.getBytes(StandardCharsets.US_ASCII);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
+/** Passphrase bytes are UTF-8 of the NFC form (spec 2.1). */
 class PassphrasesTest {
     @Test
     void asciiIsItsOwnUtf8() {

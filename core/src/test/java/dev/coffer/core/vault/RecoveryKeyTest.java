@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
+/** Recovery words against vectors.json, the typing rules of spec 2.4, and garbage input. */
 class RecoveryKeyTest {
     private static final JsonNode VECTOR = TestData.vectors().get("recoveryKey");
     private static final byte[] M = TestData.hex(TestData.vectors().get("masterKey").get("M").asText());

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/** The scrypt limits of spec 2.1 with the reference messages, and raising on a passphrase change. */
 class ScryptParamsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** The JSON rules of spec 2.1: integers, duplicate keys, strict UTF-8, garbage input. */
 class StrictJsonTest {
     private static ObjectNode parse(String json) throws VaultFormatException {
         return StrictJson.parseObject(json.getBytes(StandardCharsets.UTF_8), "f");

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** vault.coffer against vectors.json, the header and claim rules of spec 2.2, and garbage input. */
 class VaultConfigJwtTest {
     private static final JsonNode VECTOR = TestData.vectors().get("vaultConfig");
     private static final MasterKey M = MasterKey.of(TestData.hex(TestData.vectors().get("masterKey").get("M").asText()));
