@@ -1,0 +1,47 @@
+package dev.coffer.core.vault;
+
+import dev.coffer.core.util.AtomicFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * Replaces a masterkey file the way spec 2.1 asks: first the old bytes are kept as
+ * {@code <name>.<8 hex>.bkup} (hex of the first 4 bytes of SHA-256 of those bytes), then the new
+ * file is written atomically. Refuses if the file changed since it was read, so a concurrent
+ * change (another device via sync) is never overwritten unseen.
+ *
+ * <p>Not responsible for producing the new content ({@link MasterkeyFile}).
+ */
+final class MasterkeyReplacer {
+    private MasterkeyReplacer() {}
+
+    /**
+     * @param oldBytes the file as it was read, or null if there was none
+     */
+    static void replace(Path vaultDir, String name, byte[] oldBytes, byte[] newBytes) throws IOException {
+        Path target = vaultDir.resolve(name);
+        byte[] current = Files.exists(target) ? VaultFiles.read(vaultDir, name) : null;
+        if (!Arrays.equals(current, oldBytes)) {
+            throw new IOException(name + " changed while the passphrase was being changed; nothing was written - try again");
+        }
+        if (oldBytes != null) {
+            AtomicFiles.write(vaultDir.resolve(backupName(name, oldBytes)), oldBytes);
+        }
+        AtomicFiles.write(target, newBytes);
+    }
+
+    /** {@code <name>.<lower-case hex of SHA-256(oldBytes)[0..4)>.bkup}. */
+    static String backupName(String name, byte[] oldBytes) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(oldBytes);
+            return name + "." + HexFormat.of().formatHex(digest, 0, 4) + ".bkup";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required on every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.coffer.core.vault;
+
+import dev.coffer.core.crypto.MasterKey;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Unlocks a vault in the order spec 2.2 prescribes: vault.coffer's header (alg, kid) without
+ * trusting it, the masterkey file it names (all checks before scrypt), scrypt and unwrap (a failure
+ * is "wrong passphrase"), the signature with configKey, the claims, then the conflict copies of the
+ * root files.
+ *
+ * <p>Not responsible for converting passphrases or writing anything ({@link VaultAccess}).
+ */
+final class VaultOpener {
+    /** What an opening produced; the caller owns (and destroys) the key. */
+    record Opened(Path vaultDir, RootFiles files, MasterKey key, VaultConfig config, List<String> warnings) {}
+
+    private final Kdf kdf;
+
+    VaultOpener(Kdf kdf) {
+        this.kdf = kdf;
+    }
+
+    /** Reads and validates the root files; runs no key derivation. */
+    static RootFiles readRootFiles(Path vaultDir) throws IOException {
+        byte[] vaultBytes = VaultFiles.read(vaultDir, VaultFiles.VAULT_CONFIG);
+        VaultConfigJwt jwt = VaultConfigJwt.parse(vaultBytes);
+        String masterkeyName = jwt.masterkeyFileName();
+        byte[] masterkeyBytes = VaultFiles.read(vaultDir, masterkeyName);
+        MasterkeyFile masterkey = MasterkeyFile.parse(masterkeyBytes, masterkeyName);
+        return new RootFiles(masterkeyName, masterkeyBytes, masterkey, vaultBytes, jwt);
+    }
+
+    Opened open(Path vaultDir, byte[] passphraseUtf8) throws IOException {
+        RootFiles files = readRootFiles(vaultDir);
+        MasterKey key = files.masterkey().unwrap(passphraseUtf8, kdf);
+        try {
+            VaultConfig config = files.vaultJwt().verifiedConfig(key);
+            List<String> warnings = new ConflictCopies(kdf).check(vaultDir, files, key, config, passphraseUtf8);
+            return new Opened(vaultDir, files, key, config, warnings);
+        } catch (IOException | RuntimeException e) {
+            key.destroy();
+            throw e;
+        }
+    }
+}
