@@ -30,7 +30,7 @@ public final class AesSiv implements Destroyable {
     private final DestroyableKey ctrKey;
     private final CMac cmac;
     private final Cipher ctr;
-    private boolean destroyed;
+    private volatile boolean destroyed;
 
     /** {@code key} is 64 bytes (what a vault uses) or 32 bytes (AES-SIV-256); it is copied. */
     public AesSiv(byte[] key) {

@@ -35,7 +35,7 @@ public final class AesXts implements Destroyable {
     private final byte[] stealBlock = new byte[BLOCK];
     private byte[] masks = new byte[INITIAL_SCRATCH];
     private byte[] work = new byte[INITIAL_SCRATCH];
-    private boolean destroyed;
+    private volatile boolean destroyed;
 
     /**
      * {@code key} is K1 || K2: K1 the data key, K2 the tweak key, 64 bytes (XTS-AES-256, what a vault

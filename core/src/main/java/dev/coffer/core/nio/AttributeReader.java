@@ -1,0 +1,90 @@
+package dev.coffer.core.nio;
+
+import dev.coffer.core.content.OpenFile;
+import dev.coffer.core.content.SectorLayout;
+import dev.coffer.core.names.CiphertextDirectory;
+import dev.coffer.core.names.Entry;
+import dev.coffer.core.names.PathMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+
+/**
+ * Reads a cleartext entry's attributes without reading file contents: the cleartext size comes
+ * from the ciphertext length (spec 5.3; a damaged length lists as 0), or from the open file.
+ */
+final class AttributeReader {
+    private final PathMapper mapper;
+    private final SectorLayout layout;
+    private final OpenFiles openFiles;
+    private final boolean posix;
+
+    AttributeReader(PathMapper mapper, SectorLayout layout, OpenFiles openFiles, boolean posix) {
+        this.mapper = mapper;
+        this.layout = layout;
+        this.openFiles = openFiles;
+        this.posix = posix;
+    }
+
+    CofferAttributes read(Located l) throws IOException {
+        if (l.isRoot()) {
+            return ofDirectory(mapper.root().storage(), l);
+        }
+        Entry e = l.entry();
+        switch (e.type()) {
+            case FILE -> {
+                Path payload = e.payload();
+                BasicFileAttributes ct = ciphertext(payload);
+                OpenFile open = openFiles.get(payload);
+                long size = open != null ? open.size() : Math.max(0, layout.cleartextSize(ct.size()));
+                return new CofferAttributes(CofferAttributes.Kind.FILE, size, ct, posixOrNull(ct));
+            }
+            case SYMLINK -> {
+                BasicFileAttributes ct = ciphertext(e.payload());
+                long size = Math.max(0, layout.cleartextSize(ct.size()));
+                return new CofferAttributes(CofferAttributes.Kind.SYMLINK, size, ct, null);
+            }
+            default -> {
+                CiphertextDirectory dir = mapper.open(e, l.display());
+                Path storage = Files.isDirectory(dir.storage()) ? dir.storage() : e.entryPath();
+                return ofDirectory(storage, l);
+            }
+        }
+    }
+
+    private CofferAttributes ofDirectory(Path storage, Located l) throws IOException {
+        BasicFileAttributes ct;
+        try {
+            ct = ciphertext(storage);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(l.display());
+        }
+        return new CofferAttributes(CofferAttributes.Kind.DIRECTORY, ct.size(), ct, posixOrNull(ct));
+    }
+
+    private BasicFileAttributes ciphertext(Path p) throws IOException {
+        Class<? extends BasicFileAttributes> type = posix ? PosixFileAttributes.class : BasicFileAttributes.class;
+        return Files.readAttributes(p, type, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static PosixFileAttributes posixOrNull(BasicFileAttributes a) {
+        return a instanceof PosixFileAttributes p ? p : null;
+    }
+
+    /** The ciphertext file or folder whose times and permissions stand for this entry. */
+    Path attributeCarrier(Located l) throws IOException {
+        if (l.isRoot()) {
+            return mapper.root().storage();
+        }
+        Entry e = l.entry();
+        if (e.type() == dev.coffer.core.names.EntryType.DIRECTORY) {
+            Path storage = mapper.open(e, l.display()).storage();
+            return Files.isDirectory(storage) ? storage : e.entryPath();
+        }
+        return e.payload();
+    }
+}

@@ -1,0 +1,136 @@
+package dev.coffer.core.nio;
+
+import dev.coffer.core.content.ContentKeys;
+import dev.coffer.core.content.OpenFile;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The registry of open files, keyed by ciphertext payload path: one {@link OpenFile} per file, shared
+ * by all its channels and closed with the last one. Follows renames so that later opens of the new
+ * path find the same object. Thread-safe (one monitor; each call is short).
+ */
+final class OpenFiles {
+    private final ContentKeys keys;
+    private final Map<Path, Handle> byPath = new HashMap<>();
+    private final List<CleartextFileChannel> channels = new ArrayList<>();
+
+    OpenFiles(ContentKeys keys) {
+        this.keys = keys;
+    }
+
+    /** A ref-counted open file. */
+    static final class Handle {
+        final OpenFile file;
+        Path ciphertextPath;
+        int refs;
+
+        Handle(OpenFile file, Path ciphertextPath) {
+            this.file = file;
+            this.ciphertextPath = ciphertextPath;
+        }
+    }
+
+    /** Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel when first opened. */
+    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate)
+            throws IOException {
+        Handle h = byPath.get(ciphertextPath);
+        if (h == null) {
+            FileChannel ch = FileChannel.open(ciphertextPath, options);
+            try {
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), ciphertextPath);
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+            byPath.put(ciphertextPath, h);
+        } else if (truncate) {
+            h.file.setSize(0);
+        }
+        h.refs++;
+        return h;
+    }
+
+    synchronized void register(CleartextFileChannel channel) {
+        channels.add(channel);
+    }
+
+    /** Called when a channel closes: the last one closes the file. */
+    synchronized void release(Handle h, CleartextFileChannel channel) throws IOException {
+        channels.remove(channel);
+        if (--h.refs == 0) {
+            if (byPath.get(h.ciphertextPath) == h) {
+                byPath.remove(h.ciphertextPath);
+            }
+            h.file.close();
+        }
+    }
+
+    /** The open file at {@code ciphertextPath}, or null: its size is more current than the ciphertext length. */
+    synchronized OpenFile get(Path ciphertextPath) {
+        Handle h = byPath.get(ciphertextPath);
+        return h == null ? null : h.file;
+    }
+
+    /** After a rename of the payload: later opens of {@code to} join the same file. */
+    synchronized void moved(Path from, Path to, String newCleartextPath) {
+        Handle h = byPath.remove(from);
+        if (h != null) {
+            h.ciphertextPath = to;
+            h.file.renamed(newCleartextPath);
+            byPath.put(to, h);
+        }
+    }
+
+    /** After a folder move: open files below it keep their ciphertext path but get new cleartext paths. */
+    synchronized void folderMoved(String oldPrefix, String newPrefix) {
+        for (Handle h : byPath.values()) {
+            String p = h.file.cleartextPath();
+            if (p.startsWith(oldPrefix + "/")) {
+                h.file.renamed(newPrefix + p.substring(oldPrefix.length()));
+            }
+        }
+    }
+
+    /** After a delete: channels still open keep working (POSIX), new opens get a new file. */
+    synchronized void deleted(Path ciphertextPath) {
+        byPath.remove(ciphertextPath);
+    }
+
+    synchronized boolean isOpen(Path ciphertextPath) {
+        return byPath.containsKey(ciphertextPath);
+    }
+
+    /** True if no file is open (tests use it to prove a listing opened none). */
+    synchronized boolean isEmptyForTests() {
+        return byPath.isEmpty();
+    }
+
+    /** Closes every channel (the file system is closing). */
+    void closeAll() throws IOException {
+        List<CleartextFileChannel> open;
+        synchronized (this) {
+            open = new ArrayList<>(channels);
+        }
+        IOException first = null;
+        for (CleartextFileChannel ch : open) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

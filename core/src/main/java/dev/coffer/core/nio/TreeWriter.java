@@ -1,0 +1,137 @@
+package dev.coffer.core.nio;
+
+import dev.coffer.core.content.ContentKeys;
+import dev.coffer.core.names.CiphertextDirectory;
+import dev.coffer.core.names.DirectoryLister;
+import dev.coffer.core.names.Entry;
+import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.LongNames;
+import dev.coffer.core.names.Names;
+import dev.coffer.core.names.PathMapper;
+import dev.coffer.core.names.Slot;
+import dev.coffer.core.util.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.UUID;
+
+/**
+ * Creates and deletes folders, symlinks and entries in the order of spec 4, so that a crash leaves
+ * an orphan or an incomplete entry (skipped by readers), never a lost file or a dangling pointer.
+ */
+final class TreeWriter {
+    private final PathMapper mapper;
+    private final ContentKeys keys;
+    private final SymlinkTargets targets;
+    private final OpenFiles openFiles;
+
+    TreeWriter(PathMapper mapper, ContentKeys keys, SymlinkTargets targets, OpenFiles openFiles) {
+        this.mapper = mapper;
+        this.keys = keys;
+        this.targets = targets;
+        this.openFiles = openFiles;
+    }
+
+    /** Storage folder and {@code dirid.c9r}, then the entry folder, then {@code dir.c9r} last. */
+    void createDirectory(Located l) throws IOException {
+        Slot slot = writableSlot(l);
+        String id = UUID.randomUUID().toString();
+        Path storage = mapper.storageOf(id);
+        Files.createDirectories(storage);
+        AtomicFiles.write(storage.resolve(DirectoryLister.DIRID_FILE), keys.encryptSmall(id.getBytes(StandardCharsets.US_ASCII)));
+        AtomicFiles.syncDirectory(storage.getParent());
+        buildEntry(slot, l);
+        AtomicFiles.write(slot.payload(EntryType.DIRECTORY), id.getBytes(StandardCharsets.US_ASCII));
+        AtomicFiles.syncDirectory(slot.parent().storage());
+    }
+
+    /** Entry folder, {@code name.c9s}, then {@code symlink.c9r} last. */
+    void createSymbolicLink(Located l, String target) throws IOException {
+        Slot slot = writableSlot(l);
+        buildEntry(slot, l);
+        AtomicFiles.write(slot.payload(EntryType.SYMLINK), targets.encrypt(target));
+        AtomicFiles.syncDirectory(slot.parent().storage());
+    }
+
+    /** Creates the entry folder (and {@code name.c9s} when shortened); refuses if the name is taken. */
+    void buildEntry(Slot slot, Located l) throws IOException {
+        try {
+            Files.createDirectory(slot.entryPath());
+        } catch (FileAlreadyExistsException e) {
+            throw new FileAlreadyExistsException(l.display());
+        }
+        if (slot.shortened()) {
+            AtomicFiles.write(slot.entryPath().resolve(LongNames.NAME_FILE), slot.c9rName().getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** The slot for a new entry: its name must be writable and free, its parent must exist. */
+    Slot writableSlot(Located l) throws IOException {
+        if (l.isRoot()) {
+            throw new FileAlreadyExistsException("/");
+        }
+        Names.checkWritable(l.path().getFileName().toString(), l.display());
+        if (l.entry() != null) {
+            throw new FileAlreadyExistsException(l.display());
+        }
+        return l.slot();
+    }
+
+    /** Deletes an entry; a folder must be empty: storage folder first, the pointer last. */
+    void delete(Located l) throws IOException {
+        if (l.isRoot()) {
+            throw new FileSystemException("/", null, "the root folder cannot be deleted");
+        }
+        Entry e = l.entry();
+        if (e == null) {
+            throw new NoSuchFileException(l.display());
+        }
+        if (e.type() == EntryType.DIRECTORY) {
+            deleteStorage(mapper.open(e, l.display()), l);
+            mapper.invalidate(l.path().nfcNames());
+        }
+        Files.delete(e.payload());
+        if (e.type() == EntryType.FILE) {
+            openFiles.deleted(e.payload());
+        }
+        removeEntryFolder(e);
+        AtomicFiles.syncDirectory(e.parent().storage());
+    }
+
+    /** Removes what is left of an entry once its payload is gone: {@code name.c9s} and the entry folder. */
+    static void removeEntryFolder(Entry e) throws IOException {
+        if (e.shortened()) {
+            Files.deleteIfExists(e.entryPath().resolve(LongNames.NAME_FILE));
+        }
+        if (e.shortened() || e.type() != EntryType.FILE) {
+            Files.deleteIfExists(e.entryPath());
+        }
+    }
+
+    /** Deletes an empty folder's storage; anything but {@code dirid.c9r} in it (even foreign files) means not empty. */
+    private static void deleteStorage(CiphertextDirectory dir, Located l) throws IOException {
+        if (!Files.isDirectory(dir.storage())) {
+            return; // pointer to a missing storage folder: nothing to lose
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.storage())) {
+            for (Path p : ds) {
+                if (!p.getFileName().toString().equals(DirectoryLister.DIRID_FILE)) {
+                    throw new DirectoryNotEmptyException(l.display());
+                }
+            }
+        }
+        Files.deleteIfExists(dir.storage().resolve(DirectoryLister.DIRID_FILE));
+        Files.delete(dir.storage());
+        try {
+            Files.delete(dir.storage().getParent()); // the two-letter folder, when it held only this one
+        } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+            // shared with other storage folders, or already gone
+        }
+    }
+}
