@@ -98,7 +98,7 @@ final class InternalCopies {
     }
 
     /** The type whose payload {@code fileName} is a decorated copy of (the lister only reports such names). */
-    static EntryType payloadType(String fileName) {
+    private static EntryType payloadType(String fileName) {
         for (EntryType t : EntryType.values()) {
             String base = t.payloadName().substring(0, t.payloadName().length() - LongNames.C9R.length());
             if (Decorations.isDecoratedCopy(fileName, base)) {
