@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class DirectoryLister {
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryLister.class);
     public static final String DIRID_FILE = "dirid.c9r";
+    private static final String NAME_FILE_BASE = LongNames.NAME_FILE.substring(0, LongNames.NAME_FILE.length() - LongNames.C9S.length());
 
     private final NameCipher names;
 
@@ -45,7 +46,7 @@ public final class DirectoryLister {
             if (fileName.equals(DIRID_FILE) || fileName.startsWith(".")) {
                 continue;
             }
-            if (Decorations.isDecoratedCopy(fileName, "dirid")) {
+            if (fileName.endsWith(LongNames.C9R) && Decorations.isDecoratedCopy(fileName, "dirid")) {
                 decoratedDirIds.add(dir.storage().resolve(fileName));
                 continue;
             }
@@ -105,7 +106,11 @@ public final class DirectoryLister {
         return null;
     }
 
-    /** The entry with its type, or null if incomplete; notes decorated payload copies inside entry folders. */
+    /**
+     * The entry with its type, or null if incomplete; notes decorated copies of internal files inside
+     * entry folders ({@code dir (1).c9r}, {@code contents (1).c9r}, {@code symlink (1).c9r}, and in
+     * shortened entries {@code name (1).c9s}).
+     */
     private Entry typed(CiphertextDirectory dir, String name, Path entryPath, boolean shortened,
                         List<Listing.DecoratedPayload> decorated) throws IOException {
         BasicFileAttributes attrs;
@@ -133,9 +138,12 @@ public final class DirectoryLister {
                 if (inner.equals(t.payloadName())) {
                     type = t;
                     payloads++;
-                } else if (Decorations.isDecoratedCopy(inner, base)) {
+                } else if (inner.endsWith(LongNames.C9R) && Decorations.isDecoratedCopy(inner, base)) {
                     copies.add(entryPath.resolve(inner));
                 }
+            }
+            if (shortened && inner.endsWith(LongNames.C9S) && Decorations.isDecoratedCopy(inner, NAME_FILE_BASE)) {
+                copies.add(entryPath.resolve(inner));
             }
         }
         if (payloads != 1) {

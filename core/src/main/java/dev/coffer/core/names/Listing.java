@@ -9,13 +9,17 @@ import java.util.List;
  *
  * @param entries            valid entries
  * @param conflictCandidates {@code .c9r}/{@code .c9s} names in the storage folder whose names do not decode as-is
- * @param decoratedPayloads  entry folders holding decorated payload copies ({@code dir (1).c9r}), by entry
+ * @param decoratedPayloads  decorated copies of internal files inside valid entry folders: payloads
+ *                           ({@code dir (1).c9r}) and, in shortened entries, {@code name (1).c9s}
  * @param decoratedDirIds    decorated copies of {@code dirid.c9r} in the storage folder
  */
 public record Listing(CiphertextDirectory dir, List<Entry> entries, List<String> conflictCandidates,
                       List<DecoratedPayload> decoratedPayloads, List<Path> decoratedDirIds) {
 
-    /** A decorated payload ({@code dir (1).c9r}, {@code symlink (1).c9r}, {@code contents (1).c9r}) inside a valid entry. */
+    /**
+     * A decorated copy of an internal file inside a valid entry: a payload ({@code dir (1).c9r},
+     * {@code symlink (1).c9r}, {@code contents (1).c9r}) or, in a shortened entry, {@code name (1).c9s}.
+     */
     public record DecoratedPayload(Entry entry, Path copy) {}
 
     public boolean hasConflicts() {

@@ -1,0 +1,135 @@
+package dev.coffer.core.names;
+
+import dev.coffer.core.util.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The on-disk steps of conflict resolution, in the crash-safe order of spec 4 (a crash leaves an
+ * orphan or a duplicate, never a loss): renaming an entry into a slot, adopting a loose payload
+ * file as a new entry, removing an entry. Never replaces anything: an occupied target is reported
+ * as such ({@code false}) and the caller picks another name. Knows nothing of conflict rules.
+ *
+ * <p>Java has no portable "rename unless the target exists": each rename checks the target and
+ * then does one {@link Files#move} ({@code ATOMIC_MOVE} where supported). Only a file or an empty
+ * folder that appears at the target between the check and the rename can be replaced (POSIX
+ * {@code rename}); an occupied target found by the check or refused by the move counts as taken.
+ */
+final class EntryMoves {
+    private static final Logger LOG = LoggerFactory.getLogger(EntryMoves.class);
+
+    private EntryMoves() {}
+
+    /**
+     * Moves the entry at {@code source} into {@code target}. Same form (short to short): one rename.
+     * Otherwise: build the new entry (folder, {@code name.c9s}), move the payload into it, then
+     * remove the old entry.
+     *
+     * @return false, with nothing changed, if the target is occupied
+     */
+    static boolean move(Path source, boolean sourceShortened, EntryType type, Slot target) throws IOException {
+        if (!sourceShortened && !target.shortened()) {
+            return rename(source, target.entryPath());
+        }
+        Path payload = new Entry(null, "", type, source, sourceShortened).payload();
+        if (!adopt(payload, type, target)) {
+            return false;
+        }
+        if (!payload.equals(source)) {
+            removeShell(source, sourceShortened);
+        }
+        return true;
+    }
+
+    /**
+     * Makes the loose {@code payload} file the payload of a new entry in {@code target}: a short
+     * file entry is one rename; otherwise entry folder, {@code name.c9s} if shortened, payload last.
+     *
+     * @return false, with nothing changed, if the target is occupied
+     */
+    static boolean adopt(Path payload, EntryType type, Slot target) throws IOException {
+        Path entryPath = target.entryPath();
+        if (!target.shortened() && type == EntryType.FILE) {
+            return rename(payload, entryPath);
+        }
+        try {
+            Files.createDirectory(entryPath);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+        try {
+            if (target.shortened()) {
+                AtomicFiles.write(entryPath.resolve(LongNames.NAME_FILE), target.c9rName().getBytes(StandardCharsets.US_ASCII));
+            }
+            if (!rename(payload, target.payload(type))) {
+                throw new FileAlreadyExistsException(target.payload(type).toString(), null, "appeared in a folder just created");
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(entryPath.resolve(LongNames.NAME_FILE));
+                Files.deleteIfExists(entryPath);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        return true;
+    }
+
+    /** Removes an entry: its payload, then {@code name.c9s}, then its folder. */
+    static void remove(Path entryPath, boolean shortened, EntryType type) throws IOException {
+        Path payload = new Entry(null, "", type, entryPath, shortened).payload();
+        Files.delete(payload);
+        if (!payload.equals(entryPath)) {
+            removeShell(entryPath, shortened);
+        }
+    }
+
+    /** Removes an entry folder whose payload is gone; anything else still in it is left, with a warning. */
+    private static void removeShell(Path folder, boolean shortened) throws IOException {
+        List<String> rest = DirectoryLister.sortedNames(folder);
+        if (!rest.isEmpty() && !(shortened && rest.equals(List.of(LongNames.NAME_FILE)))) {
+            LOG.warn("Left an emptied entry folder because it still holds other files {}: {}", rest, folder);
+            return;
+        }
+        if (shortened) {
+            Files.deleteIfExists(folder.resolve(LongNames.NAME_FILE));
+        }
+        try {
+            Files.delete(folder);
+        } catch (DirectoryNotEmptyException e) {
+            LOG.warn("Left an emptied entry folder because a file appeared in it: {}", folder);
+        }
+    }
+
+    /** One rename of {@code source} to the free name {@code target}; false if the target is occupied. */
+    private static boolean rename(Path source, Path target) throws IOException {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try {
+            try {
+                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(source, target);
+            }
+        } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+            return false;
+        }
+        AtomicFiles.syncDirectory(target.getParent());
+        if (!source.getParent().equals(target.getParent())) {
+            AtomicFiles.syncDirectory(source.getParent());
+        }
+        return true;
+    }
+}

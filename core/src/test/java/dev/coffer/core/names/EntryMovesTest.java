@@ -1,0 +1,98 @@
+package dev.coffer.core.names;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The on-disk steps: every form change, and that nothing is ever replaced. */
+class EntryMovesTest {
+    private static final String LONG = "l".repeat(160);
+    private static final String ID = "0b3a6f2e-9c1d-4e5f-8a7b-1c2d3e4f5a6b";
+
+    @TempDir
+    Path tmp;
+    private StorageFixture f;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        f = new StorageFixture(tmp.resolve("d"));
+    }
+
+    @Test
+    void shortenedFileMovesToAShortNameAsAPlainFile() throws IOException {
+        f.file(LONG, "long");
+        Path payload = f.slot(LONG).payload(EntryType.FILE);
+        String hash = TestVault.sha256(payload);
+
+        assertThat(EntryMoves.move(f.slot(LONG).entryPath(), true, EntryType.FILE, f.slot("short"))).isTrue();
+
+        assertThat(f.slot(LONG).entryPath()).doesNotExist();
+        assertThat(f.slot("short").entryPath()).isRegularFile();
+        assertThat(TestVault.sha256(f.slot("short").entryPath())).isEqualTo(hash);
+    }
+
+    @Test
+    void shortenedFolderMovesToAShortNameWithItsPointer() throws IOException {
+        f.folder(LONG, ID);
+
+        assertThat(EntryMoves.move(f.slot(LONG).entryPath(), true, EntryType.DIRECTORY, f.slot("short"))).isTrue();
+
+        assertThat(f.slot(LONG).entryPath()).doesNotExist();
+        assertThat(Files.readString(f.slot("short").payload(EntryType.DIRECTORY))).isEqualTo(ID);
+        assertThat(DirectoryLister.sortedNames(f.slot("short").entryPath())).containsExactly("dir.c9r");
+    }
+
+    @Test
+    void shortSymlinkMovesToALongNameWithANameFile() throws IOException {
+        f.symlink("short", "target");
+
+        assertThat(EntryMoves.move(f.slot("short").entryPath(), false, EntryType.SYMLINK, f.slot(LONG))).isTrue();
+
+        assertThat(f.slot("short").entryPath()).doesNotExist();
+        Slot target = f.slot(LONG);
+        assertThat(Files.readString(target.entryPath().resolve(LongNames.NAME_FILE))).isEqualTo(target.c9rName());
+        assertThat(f.decrypt(target.payload(EntryType.SYMLINK))).isEqualTo("target");
+    }
+
+    @Test
+    void anOccupiedTargetIsNeverReplaced() throws IOException {
+        f.file("a", "A");
+        f.file("b", "B");
+        f.file(LONG, "L");
+        Map<String, String> before = TestVault.snapshot(tmp);
+
+        assertThat(EntryMoves.move(f.slot("a").entryPath(), false, EntryType.FILE, f.slot("b"))).isFalse();
+        assertThat(EntryMoves.move(f.slot("a").entryPath(), false, EntryType.FILE, f.slot(LONG))).isFalse();
+        assertThat(EntryMoves.adopt(f.slot("a").entryPath(), EntryType.FILE, f.slot("b"))).isFalse();
+
+        assertThat(TestVault.snapshot(tmp)).isEqualTo(before);
+    }
+
+    @Test
+    void removingAnEntryLeavesFilesThatAreNotPartOfIt() throws IOException {
+        f.folder("x", ID);
+        Path extra = f.slot("x").entryPath().resolve("notes from someone.txt");
+        Files.writeString(extra, "keep me", StandardCharsets.UTF_8);
+
+        EntryMoves.remove(f.slot("x").entryPath(), false, EntryType.DIRECTORY);
+
+        assertThat(f.slot("x").payload(EntryType.DIRECTORY)).doesNotExist();
+        assertThat(extra).hasContent("keep me");
+    }
+
+    @Test
+    void removingAShortenedEntryRemovesPayloadNameFileAndFolder() throws IOException {
+        f.file(LONG, "L");
+
+        EntryMoves.remove(f.slot(LONG).entryPath(), true, EntryType.FILE);
+
+        assertThat(f.slot(LONG).entryPath()).doesNotExist();
+    }
+}
