@@ -24,6 +24,8 @@ public final class PathMapper {
     private final NameCipher names;
     private final LongNames longNames;
     private final Map<String, CiphertextDirectory> dirCache = new ConcurrentHashMap<>();
+    /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
+    private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
 
     public PathMapper(Path dataDir, NameCipher names, LongNames longNames) {
         this.dataDir = dataDir;
@@ -56,7 +58,8 @@ public final class PathMapper {
         try {
             attrs = Files.readAttributes(slot.entryPath(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return null;
+            Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
+            return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? alias : null;
         }
         EntryType type = typeOf(slot.entryPath(), slot.shortened(), attrs);
         if (type == null) {
@@ -148,6 +151,38 @@ public final class PathMapper {
 
     public void clearCaches() {
         dirCache.clear();
+        aliases.clear();
+    }
+
+    /**
+     * Remembers listed entries whose on-disk name is not the one their NFC name encrypts to, so that
+     * lookups find them too: names another tool stored in a non-NFC form (spec 4), and, on a read-only
+     * vault, conflict copies listed under the names they would get (spec 6). A lookup never lists a
+     * folder by itself: creating a file must not cost a listing.
+     */
+    public void rememberListed(CiphertextDirectory dir, List<Entry> entries, boolean checkAll) {
+        for (Entry e : entries) {
+            if (!checkAll && isAscii(e.name())) {
+                continue; // an ASCII name is its own NFC form, and its entry is where its slot says
+            }
+            Slot s = slot(dir, e.name());
+            if (!s.entryPath().equals(e.entryPath()) || e.payload() != null && !e.payload().equals(s.payload(e.type()))) {
+                aliases.put(aliasKey(dir, e.name()), e);
+            }
+        }
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String aliasKey(CiphertextDirectory dir, String name) {
+        return dir.dirId() + "/" + name;
     }
 
 }

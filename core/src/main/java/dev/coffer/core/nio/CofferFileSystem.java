@@ -5,6 +5,7 @@ import dev.coffer.core.content.FileHeaders;
 import dev.coffer.core.crypto.AesSiv;
 import dev.coffer.core.crypto.Bytes;
 import dev.coffer.core.crypto.MasterKey;
+import dev.coffer.core.names.ConflictResolver;
 import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.NameCipher;
@@ -54,6 +55,7 @@ public final class CofferFileSystem extends FileSystem {
     final ChannelOpener opener;
     final AttributeReader attributes;
     final SymlinkTargets symlinks;
+    final ConflictResolver conflicts;
 
     /** Takes ownership of {@code masterKey}: it is destroyed when this file system closes. */
     CofferFileSystem(CofferFileSystemProvider provider, Path vaultDir, MasterKey masterKey, VaultInfo info, boolean readOnly)
@@ -81,6 +83,7 @@ public final class CofferFileSystem extends FileSystem {
         this.opener = new ChannelOpener(resolver, writer, openFiles, readOnly);
         boolean posix = vaultDir.getFileSystem().supportedFileAttributeViews().contains("posix");
         this.attributes = new AttributeReader(mapper, contentKeys.layout(), openFiles, posix);
+        this.conflicts = new ConflictResolver(mapper, lister, new CleartextComparison(contentKeys), readOnly);
         this.root = new CofferPath(this, true, List.of());
         this.store = new CofferFileStore(Files.getFileStore(vaultDir), readOnly, posix);
     }

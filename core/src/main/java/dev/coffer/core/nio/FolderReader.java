@@ -29,6 +29,13 @@ final class FolderReader {
         } catch (NoSuchFileException e) {
             throw new DamagedEntryException(l.display(), "the folder's storage is missing");
         }
-        return listing.entries();
+        if (!listing.hasConflicts()) {
+            fs.mapper.rememberListed(dir, listing.entries(), false);
+            return listing.entries();
+        }
+        // Resolving renames and removes entries on disk: one structural change at a time.
+        List<Entry> resolved = fs.structurally(() -> fs.conflicts.resolve(fs.lister.list(dir)));
+        fs.mapper.rememberListed(dir, resolved, fs.isReadOnly());
+        return resolved;
     }
 }
