@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
@@ -121,7 +120,7 @@ public final class PathMapper {
             throw new NoSuchFileException(cleartextPath);
         }
         if (e.type() != EntryType.DIRECTORY) {
-            throw new NotDirectoryException(cleartextPath);
+            throw new NotADirectoryComponentException(cleartextPath);
         }
         return open(e, cleartextPath);
     }

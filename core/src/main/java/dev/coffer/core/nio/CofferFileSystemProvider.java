@@ -209,7 +209,8 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         }
         fs.checkWritable();
         fs.structurally(() -> {
-            fs.mover.move(fs.resolver.locate(s), fs.resolver.locate(t), options);
+            Located from = fs.resolver.existing(s, false); // the source is checked first, like the default provider
+            fs.mover.move(from, fs.resolver.locate(t), options);
             return null;
         });
     }

@@ -55,7 +55,10 @@ final class Mover {
                 throw new FileAlreadyExistsException(dst.display());
             }
             boolean fileOverFile = existing.type() == EntryType.FILE && e.type() == EntryType.FILE;
-            if (!fileOverFile) {
+            if (fileOverFile) {
+                // Channels on the replaced file keep it (POSIX); new opens of this path must not join it.
+                openFiles.deleted(existing.payload());
+            } else {
                 deleteReplaced(dst);
             }
         }
