@@ -1,0 +1,61 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves on an instrumented ciphertext file system what the vault must not touch: creating a file
+ * never lists its folder, and listing a folder (names and attributes) never opens file contents.
+ */
+class AccessPatternTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void creatingFilesNeverListsAndListingNeverOpensContents() throws IOException {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        Path vaultDir = rec.wrap(tmp.resolve("vault"));
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST)) {
+            Path root = fs.getPath("/");
+            Files.createDirectory(root.resolve("folder"));
+            Files.writeString(root.resolve("folder/seed.txt"), "seed");
+            rec.reset();
+            for (int i = 0; i < 20; i++) {
+                Files.writeString(root.resolve("folder/file" + i + ".txt"), "content " + i);
+            }
+            Files.writeString(root.resolve("folder/" + "long".repeat(50) + ".txt"), "long name");
+            Files.createDirectory(root.resolve("folder/sub"));
+            assertThat(rec.listed).as("folders listed while creating entries").isEmpty();
+
+            rec.reset();
+            try (Stream<Path> s = Files.list(root.resolve("folder"))) {
+                List<Path> children = s.toList();
+                assertThat(children).hasSize(23);
+                for (Path p : children) {
+                    assertThat(Files.readAttributes(p, BasicFileAttributes.class).size()).isNotNegative();
+                }
+            }
+            // The storage folder once, plus the entry folders of the folder and of the shortened name
+            // (their payload decides their type); no file's content.
+            assertThat(rec.listed).hasSize(3);
+            String storage = rec.listed.get(0);
+            assertThat(rec.listed.subList(1, 3)).allSatisfy(p -> {
+                assertThat(p).startsWith(storage + "/");
+                assertThat(p).matches(".*\\.c9[rs]$");
+            });
+            List<String> contentOpens = rec.opened.stream()
+                    .filter(p -> !p.endsWith("/dir.c9r") && !p.endsWith("/name.c9s"))
+                    .toList();
+            assertThat(contentOpens).as("files opened while listing").isEmpty();
+        }
+    }
+}

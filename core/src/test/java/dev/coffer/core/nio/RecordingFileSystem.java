@@ -1,0 +1,148 @@
+package dev.coffer.core.nio;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessMode;
+import java.nio.file.CopyOption;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileAttributeView;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A file system that forwards to the default one and records which folders were listed and which
+ * files were opened, so tests can prove what an operation does NOT touch.
+ */
+final class RecordingFileSystem extends FileSystem {
+    final List<String> listed = Collections.synchronizedList(new ArrayList<>());
+    final List<String> opened = Collections.synchronizedList(new ArrayList<>());
+    private final FileSystem base = FileSystems.getDefault();
+    private final Provider provider = new Provider();
+
+    Path wrap(Path p) {
+        return new RPath(p);
+    }
+
+    private Path unwrap(Path p) {
+        return ((RPath) p).delegate;
+    }
+
+    void reset() {
+        listed.clear();
+        opened.clear();
+    }
+
+    @Override public FileSystemProvider provider() { return provider; }
+    @Override public void close() { }
+    @Override public boolean isOpen() { return true; }
+    @Override public boolean isReadOnly() { return false; }
+    @Override public String getSeparator() { return "/"; }
+    @Override public Iterable<Path> getRootDirectories() { return List.of(wrap(base.getPath("/"))); }
+    @Override public Iterable<FileStore> getFileStores() { return base.getFileStores(); }
+    @Override public Set<String> supportedFileAttributeViews() { return base.supportedFileAttributeViews(); }
+    @Override public Path getPath(String first, String... more) { return wrap(base.getPath(first, more)); }
+    @Override public PathMatcher getPathMatcher(String s) { return p -> base.getPathMatcher(s).matches(unwrap(p)); }
+    @Override public UserPrincipalLookupService getUserPrincipalLookupService() { return base.getUserPrincipalLookupService(); }
+    @Override public WatchService newWatchService() { throw new UnsupportedOperationException(); }
+
+    private final class RPath implements Path {
+        final Path delegate;
+
+        RPath(Path delegate) { this.delegate = delegate; }
+
+        private Path w(Path p) { return p == null ? null : new RPath(p); }
+
+        @Override public FileSystem getFileSystem() { return RecordingFileSystem.this; }
+        @Override public boolean isAbsolute() { return delegate.isAbsolute(); }
+        @Override public Path getRoot() { return w(delegate.getRoot()); }
+        @Override public Path getFileName() { return w(delegate.getFileName()); }
+        @Override public Path getParent() { return w(delegate.getParent()); }
+        @Override public int getNameCount() { return delegate.getNameCount(); }
+        @Override public Path getName(int i) { return w(delegate.getName(i)); }
+        @Override public Path subpath(int a, int b) { return w(delegate.subpath(a, b)); }
+        @Override public boolean startsWith(Path o) { return delegate.startsWith(unwrap(o)); }
+        @Override public boolean endsWith(Path o) { return delegate.endsWith(unwrap(o)); }
+        @Override public Path normalize() { return w(delegate.normalize()); }
+        @Override public Path resolve(Path o) { return w(delegate.resolve(unwrap(o))); }
+        @Override public Path relativize(Path o) { return w(delegate.relativize(unwrap(o))); }
+        @Override public URI toUri() { return delegate.toUri(); }
+        @Override public Path toAbsolutePath() { return w(delegate.toAbsolutePath()); }
+        @Override public Path toRealPath(LinkOption... o) throws IOException { return w(delegate.toRealPath(o)); }
+        @Override public WatchKey register(WatchService s, WatchEvent.Kind<?>[] k, WatchEvent.Modifier... m) { throw new UnsupportedOperationException(); }
+        @Override public int compareTo(Path o) { return delegate.compareTo(unwrap(o)); }
+        @Override public boolean equals(Object o) { return o instanceof RPath r && r.delegate.equals(delegate); }
+        @Override public int hashCode() { return delegate.hashCode(); }
+        @Override public String toString() { return delegate.toString(); }
+    }
+
+    private final class Provider extends FileSystemProvider {
+        private final FileSystemProvider d = base.provider();
+
+        @Override public String getScheme() { return "recording"; }
+        @Override public FileSystem newFileSystem(URI uri, Map<String, ?> env) { throw new UnsupportedOperationException(); }
+        @Override public FileSystem getFileSystem(URI uri) { return RecordingFileSystem.this; }
+        @Override public Path getPath(URI uri) { return wrap(d.getPath(uri)); }
+
+        @Override
+        public SeekableByteChannel newByteChannel(Path p, Set<? extends OpenOption> o, FileAttribute<?>... a) throws IOException {
+            opened.add(p.toString());
+            return d.newByteChannel(unwrap(p), o, a);
+        }
+
+        @Override
+        public FileChannel newFileChannel(Path p, Set<? extends OpenOption> o, FileAttribute<?>... a) throws IOException {
+            opened.add(p.toString());
+            return d.newFileChannel(unwrap(p), o, a);
+        }
+
+        @Override
+        public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter) throws IOException {
+            listed.add(dir.toString());
+            DirectoryStream<Path> ds = d.newDirectoryStream(unwrap(dir), x -> filter.accept(wrap(x)));
+            return new DirectoryStream<>() {
+                @Override public java.util.Iterator<Path> iterator() {
+                    java.util.Iterator<Path> it = ds.iterator();
+                    return new java.util.Iterator<>() {
+                        @Override public boolean hasNext() { return it.hasNext(); }
+                        @Override public Path next() { return wrap(it.next()); }
+                    };
+                }
+                @Override public void close() throws IOException { ds.close(); }
+            };
+        }
+
+        @Override public void createDirectory(Path dir, FileAttribute<?>... a) throws IOException { d.createDirectory(unwrap(dir), a); }
+        @Override public void delete(Path p) throws IOException { d.delete(unwrap(p)); }
+        @Override public void copy(Path s, Path t, CopyOption... o) throws IOException { d.copy(unwrap(s), unwrap(t), o); }
+        @Override public void move(Path s, Path t, CopyOption... o) throws IOException { d.move(unwrap(s), unwrap(t), o); }
+        @Override public boolean isSameFile(Path a, Path b) throws IOException { return d.isSameFile(unwrap(a), unwrap(b)); }
+        @Override public boolean isHidden(Path p) throws IOException { return d.isHidden(unwrap(p)); }
+        @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(unwrap(p)); }
+        @Override public void checkAccess(Path p, AccessMode... m) throws IOException { d.checkAccess(unwrap(p), m); }
+        @Override public <V extends FileAttributeView> V getFileAttributeView(Path p, Class<V> t, LinkOption... o) { return d.getFileAttributeView(unwrap(p), t, o); }
+        @Override public <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> t, LinkOption... o) throws IOException { return d.readAttributes(unwrap(p), t, o); }
+        @Override public Map<String, Object> readAttributes(Path p, String a, LinkOption... o) throws IOException { return d.readAttributes(unwrap(p), a, o); }
+        @Override public void setAttribute(Path p, String a, Object v, LinkOption... o) throws IOException { d.setAttribute(unwrap(p), a, v, o); }
+        @Override public void createSymbolicLink(Path l, Path t, FileAttribute<?>... a) throws IOException { d.createSymbolicLink(unwrap(l), unwrap(t), a); }
+        @Override public Path readSymbolicLink(Path l) throws IOException { return wrap(d.readSymbolicLink(unwrap(l))); }
+    }
+}
