@@ -1,0 +1,87 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.content.DamagedFileException;
+import dev.coffer.core.crypto.AesSiv;
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import dev.coffer.core.names.DirIdFiles;
+import dev.coffer.core.names.NameCipher;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Garbage where the vault expects names, pointers, headers and units: clean errors, other files unaffected. */
+class HostileInputTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void garbageNamesNeverDecrypt() {
+        NameCipher names = new NameCipher(new AesSiv(new byte[64]));
+        Random rnd = new Random(5);
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ .\0é";
+        for (int i = 0; i < 5000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int len = rnd.nextInt(300);
+            for (int j = 0; j < len; j++) {
+                sb.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            assertThatThrownBy(() -> names.decrypt(sb.toString(), "")).isInstanceOf(AuthenticationFailedException.class);
+        }
+        String good = names.encrypt("name", "");
+        assertThatThrownBy(() -> names.decrypt(good, "other-parent")).isInstanceOf(AuthenticationFailedException.class);
+    }
+
+    @Test
+    void onlyExactLowerCaseUuidPointersAreValid() throws IOException {
+        String[] bad = {"", "00000000-0000-0000-0000-00000000000", "00000000-0000-0000-0000-0000000000000",
+                "00000000-0000-0000-0000-00000000000A", "00000000-0000-0000-0000-000000000000\n", "../../../../etc/passwd......."};
+        for (String b : bad) {
+            Path f = Files.writeString(tmp.resolve("dir.c9r"), b);
+            assertThat(DirIdFiles.read(f)).as("'%s'", b).isNull();
+        }
+        assertThat(DirIdFiles.read(Files.writeString(tmp.resolve("dir.c9r"), "0f8fad5b-d9cb-469f-a165-70867728950e")))
+                .isEqualTo("0f8fad5b-d9cb-469f-a165-70867728950e");
+    }
+
+    @Test
+    void aDamagedFileFailsWithItsCleartextPathAndOthersStayReadable() throws IOException {
+        Path vaultDir = tmp.resolve("v");
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Files.write(fs.getPath("/victim.bin"), new byte[10_000]);
+            Files.writeString(fs.getPath("/bystander.txt"), "still here");
+        }
+        Path victim = largestCiphertextFile(vaultDir);
+        byte[] ct = Files.readAllBytes(victim);
+        ct[ct.length / 2] ^= 1; // inside a unit
+        Files.write(victim, ct);
+        try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "pass phrase".toCharArray(), false)) {
+            assertThat(Files.size(fs.getPath("/victim.bin"))).isEqualTo(10_000);
+            assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/victim.bin")))
+                    .isInstanceOf(DamagedFileException.class).hasMessageContaining("/victim.bin")
+                    .hasMessageNotContaining(victim.getFileName().toString());
+            assertThat(Files.readString(fs.getPath("/bystander.txt"))).isEqualTo("still here");
+        }
+        ct[0] ^= 1; // now the header too
+        Files.write(victim, ct);
+        try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "pass phrase".toCharArray(), false)) {
+            assertThatThrownBy(() -> Files.newByteChannel(fs.getPath("/victim.bin")))
+                    .isInstanceOf(DamagedFileException.class).hasMessageContaining("header");
+            Files.write(fs.getPath("/victim.bin"), "rewritten".getBytes(StandardCharsets.UTF_8)); // truncating rewrite works
+            assertThat(Files.readString(fs.getPath("/victim.bin"))).isEqualTo("rewritten");
+        }
+    }
+
+    private static Path largestCiphertextFile(Path vaultDir) throws IOException {
+        try (Stream<Path> s = Files.walk(vaultDir.resolve("d"))) {
+            return s.filter(Files::isRegularFile).max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length())).orElseThrow();
+        }
+    }
+}
