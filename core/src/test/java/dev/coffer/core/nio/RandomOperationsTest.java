@@ -163,6 +163,10 @@ class RandomOperationsTest {
             if (nfcTo.startsWith(nfcFrom) || nfcFrom.startsWith(nfcTo)) {
                 return "skipped";
             }
+            if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+                // JDK 17 reports a source below a file as ENOTDIR, JDK 25 as NoSuchFile: compare existence instead.
+                return "no source";
+            }
             if (r.nextBoolean()) {
                 Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
             } else {
