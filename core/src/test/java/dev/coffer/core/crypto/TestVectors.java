@@ -15,25 +15,15 @@ import java.util.HexFormat;
  */
 final class TestVectors {
     private static final HexFormat HEX = HexFormat.of();
-    private static JsonNode root;
 
     private TestVectors() {}
 
-    static synchronized JsonNode root() {
-        if (root == null) {
-            Path file = folder().resolve("vectors.json");
-            try {
-                root = new ObjectMapper().readTree(Files.readAllBytes(file));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file.toAbsolutePath(), e);
-            }
-        }
-        return root;
+    static JsonNode root() {
+        return dev.coffer.core.testing.SharedTestData.vectors();
     }
 
     static Path folder() {
-        String property = System.getProperty("coffer.testdata");
-        return property != null && !property.isBlank() ? Path.of(property) : Path.of("..", "..", "shared", "testdata");
+        return dev.coffer.core.testing.SharedTestData.testdata();
     }
 
     /** The hex string at {@code field} of {@code node}, decoded. */
