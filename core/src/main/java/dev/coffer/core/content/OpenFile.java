@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: every operation runs under the file's lock.
  */
-public final class OpenFile {
+public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
 
@@ -136,6 +136,18 @@ public final class OpenFile {
         }
     }
 
+    /** Appends all of {@code src} at the end, as one step under the file's lock; returns the position written at. */
+    public long append(ByteBuffer src) throws IOException {
+        lock.lock();
+        try {
+            long at = size;
+            write(src, at);
+            return at;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Sets the cleartext size: shrinking drops units, growing stores encrypted zeros (spec 5.2). */
     public void setSize(long newSize) throws IOException {
         lock.lock();
@@ -195,18 +207,26 @@ public final class OpenFile {
         DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, rekey);
         List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data);
         byte[] retagUnit = dirty.retag() >= 0 ? readStored(dirty.retag(), oldSize) : null;
+        long oldLast = oldSize == 0 ? -1 : layout.unitCount(oldSize) - 1;
         if (rekey) {
             ContentKeys.Sealed sealed = keys.newFile();
             destroyCryptor();
             cryptor = sealed.cryptor();
-            writeFully(ByteBuffer.wrap(sealed.header()), 0);
-        }
-        long oldLast = oldSize == 0 ? -1 : layout.unitCount(oldSize) - 1;
-        if (rekey) {
-            writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
+            if (oldSize == 0) {
+                // Everything written is new: a failure (full disk) leaves the file empty, as it was.
+                restoringLengthOnFailure(0, () -> {
+                    writeFully(ByteBuffer.wrap(sealed.header()), 0);
+                    writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
+                });
+            } else {
+                writeFully(ByteBuffer.wrap(sealed.header()), 0);
+                writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
+            }
         } else {
-            // New units first, then the ones that existed: a crash leaves old data readable.
-            writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits);
+            // New units first, then the ones that existed: a crash leaves old data readable, and a
+            // failure while writing the new ones (full disk) leaves the file exactly as it was.
+            restoringLengthOnFailure(layout.ciphertextLength(oldSize),
+                    () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits));
             writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits);
         }
         if (retagUnit != null) {
@@ -237,6 +257,25 @@ public final class OpenFile {
             j++;
         }
         return result;
+    }
+
+    /** Runs {@code action}; if it fails, cuts the ciphertext back to {@code oldLength} (nothing before it was touched). */
+    private void restoringLengthOnFailure(long oldLength, IoAction action) throws IOException {
+        try {
+            action.run();
+        } catch (IOException e) {
+            try {
+                ciphertext.truncate(oldLength);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
     }
 
     private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits) throws IOException {

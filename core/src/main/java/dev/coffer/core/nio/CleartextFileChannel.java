@@ -76,7 +76,13 @@ final class CleartextFileChannel extends FileChannel {
     @Override
     public synchronized int write(ByteBuffer src) throws IOException {
         if (append) {
-            position = file.size();
+            ensureOpen();
+            if (!writable) {
+                throw new NonWritableChannelException();
+            }
+            int n = src.remaining();
+            position = file.append(src) + n;
+            return n;
         }
         int n = write(src, position);
         position += n;
