@@ -38,7 +38,9 @@ public final class CofferCommand implements Callable<Integer> {
 
     /** The command line with all subcommands, writing to the context's streams. */
     public static CommandLine commandLine(CliContext ctx) {
-        CommandLine cl = new CommandLine(new CofferCommand(ctx));
+        CommandLine cl = new CommandLine(new CofferCommand(ctx))
+                .addSubcommand(new CreateCommand(ctx))
+                .addSubcommand(new InfoCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);
