@@ -40,7 +40,10 @@ public final class CofferCommand implements Callable<Integer> {
     public static CommandLine commandLine(CliContext ctx) {
         CommandLine cl = new CommandLine(new CofferCommand(ctx))
                 .addSubcommand(new CreateCommand(ctx))
-                .addSubcommand(new InfoCommand(ctx));
+                .addSubcommand(new InfoCommand(ctx))
+                .addSubcommand(new PasswdCommand(ctx))
+                .addSubcommand(new RecoveryKeyCommand(ctx))
+                .addSubcommand(new RecoverCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);
