@@ -43,7 +43,11 @@ public final class CofferCommand implements Callable<Integer> {
                 .addSubcommand(new InfoCommand(ctx))
                 .addSubcommand(new PasswdCommand(ctx))
                 .addSubcommand(new RecoveryKeyCommand(ctx))
-                .addSubcommand(new RecoverCommand(ctx));
+                .addSubcommand(new RecoverCommand(ctx))
+                .addSubcommand(new ImportCommand(ctx))
+                .addSubcommand(new ExportCommand(ctx))
+                .addSubcommand(new LsCommand(ctx))
+                .addSubcommand(new CatCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);
