@@ -1,0 +1,50 @@
+package dev.coffer.app.cli;
+
+import dev.coffer.core.vault.VaultAccess;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code coffer passwd VAULT}: changes the passphrase (the vault key stays the same, so the
+ * recovery key stays valid). Not responsible for re-encrypting anything; core re-wraps the key.
+ */
+@Command(name = "passwd", description = {
+    "Changes the vault's passphrase. The recovery key stays valid.",
+    "The current passphrase comes from --passphrase-file, " + PassphraseSource.ENV + " or a prompt; the new one "
+            + "from " + NewPassphraseOptions.OPTION + ", " + PassphraseSource.NEW_ENV + " or two prompts."})
+final class PasswdCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Parameters(index = "0", paramLabel = "VAULT", description = "The vault folder.")
+    Path vault;
+
+    @Mixin
+    PassphraseOptions passphrase;
+
+    @Mixin
+    NewPassphraseOptions newPassphrase;
+
+    PasswdCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Vaults.requireVault(vault);
+        char[] current = null;
+        char[] chosen = null;
+        try {
+            current = new PassphraseSource(ctx).existing(passphrase.file, "Current passphrase for " + vault + ": ");
+            chosen = newPassphrase.read(ctx);
+            VaultAccess.changePassphrase(vault, current, chosen);
+        } finally {
+            PassphraseSource.wipe(current);
+            PassphraseSource.wipe(chosen);
+        }
+        ctx.out().println("Passphrase changed for " + vault);
+        return ExitCodes.OK;
+    }
+}
