@@ -1,6 +1,7 @@
 package dev.coffer.app.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -22,11 +23,30 @@ final class ErrorHandlers implements IParameterExceptionHandler, IExecutionExcep
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine cl = ex.getCommandLine();
         PrintWriter err = cl.getErr();
-        err.println("coffer: " + Printable.escape(ex.getMessage()));
+        err.println("coffer: " + describe(ex));
         UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * The usage error without repeating argument values: a mistyped command line may hold a
+     * passphrase (e.g. {@code --passphrase secret}), and stderr ends up in terminals and logs.
+     */
+    static String describe(ParameterException ex) {
+        if (ex instanceof UnmatchedArgumentException u) {
+            List<String> unmatched = u.getUnmatched();
+            if (unmatched.stream().anyMatch(a -> a.equals("--passphrase") || a.startsWith("--passphrase="))) {
+                return "passphrases are never given as arguments: use --passphrase-file FILE, COFFER_PASSPHRASE, or the prompt";
+            }
+            List<String> options = unmatched.stream().filter(a -> a.startsWith("-")).map(a -> a.split("=", 2)[0]).toList();
+            int values = unmatched.size() - options.size();
+            String what = options.isEmpty() ? "" : "unknown option(s) " + String.join(", ", options);
+            String extra = values == 0 ? "" : (what.isEmpty() ? "" : "; ") + values + " unexpected argument(s) (not repeated here)";
+            return Printable.escape(what + extra);
+        }
+        return Printable.escape(ex.getMessage());
     }
 
     @Override
