@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A cleartext {@link FileChannel} of a vault (both content modes) against a plain FileChannel in the
- * same scratch folder ({@code /dev/shm} when present, or {@code -Dcoffer.bench.dir}):
+ * same scratch folder (heap buffers, like the vault's callers; and direct buffers, the I/O floor) ({@code /dev/shm} when present, or {@code -Dcoffer.bench.dir}):
  * <ul>
  *   <li>{@code seqWrite}: a new 256 MiB file, written front to back in 128 KiB calls (single shot: s/op;
  *       MiB/s = 256 / score).</li>
@@ -46,8 +46,12 @@ public class FileChannelBenchmark {
     /** The folder, its files and buffers of one trial. */
     @State(Scope.Thread)
     public static class Target {
-        /** SIV_XTSHMAC and SIV_XTS: a vault of that content mode; PLAIN: a plain folder. */
-        @Param({"SIV_XTSHMAC", "SIV_XTS", "PLAIN"})
+        /**
+         * SIV_XTSHMAC and SIV_XTS: a vault of that content mode; PLAIN: a plain folder; PLAIN_DIRECT: a
+         * plain folder written from direct buffers (no JDK copy into a temporary direct buffer: the
+         * floor of the I/O cost).
+         */
+        @Param({"SIV_XTSHMAC", "SIV_XTS", "PLAIN", "PLAIN_DIRECT"})
         public String target;
 
         Path scratch;
@@ -64,7 +68,7 @@ public class FileChannelBenchmark {
         public void setUp() throws IOException {
             scratch = BenchSupport.scratch("channel");
             Path folder;
-            if (target.equals("PLAIN")) {
+            if (target.startsWith("PLAIN")) {
                 folder = Files.createDirectory(scratch.resolve("plain"));
             } else {
                 vault = BenchSupport.cheapVault(scratch.resolve("vault"), CipherCombo.valueOf(target));
@@ -72,8 +76,8 @@ public class FileChannelBenchmark {
             }
             written = folder.resolve("written.bin");
             existing = folder.resolve("existing.bin");
-            callBuffer = ByteBuffer.wrap(BenchSupport.seeded(CALL, 20));
-            smallBuffer = ByteBuffer.wrap(BenchSupport.seeded(SMALL, 21));
+            callBuffer = buffer(BenchSupport.seeded(CALL, 20));
+            smallBuffer = buffer(BenchSupport.seeded(SMALL, 21));
             writeWhole(existing, callBuffer);
             randomChannel = FileChannel.open(existing, StandardOpenOption.READ, StandardOpenOption.WRITE);
             random = new SplittableRandom(BenchSupport.SEED);
@@ -89,6 +93,13 @@ public class FileChannelBenchmark {
                 vault.close();
             }
             BenchSupport.deleteTree(scratch);
+        }
+
+        private ByteBuffer buffer(byte[] content) {
+            if (target.equals("PLAIN_DIRECT")) {
+                return ByteBuffer.allocateDirect(content.length).put(content).clear();
+            }
+            return ByteBuffer.wrap(content);
         }
 
         private long randomOffset() {
