@@ -31,9 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
 public class XtsPartsBenchmark {
     private static final int LEN = 4096;
 
