@@ -1,0 +1,88 @@
+package dev.coffer.benchmarks;
+
+import dev.coffer.core.crypto.AesSiv;
+import dev.coffer.core.crypto.AuthenticationFailedException;
+import dev.coffer.core.names.NameCipher;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@link NameCipher}: AES-SIV encryption and decryption of a 20-character name under a directory
+ * ID, and the storage-folder hash of a directory ID, both uncached (a cycle of 20,000 IDs, twice
+ * the cache limit, so every call misses) and cached (the same ID). Average time per call.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class NameBenchmark {
+    static final String NAME = "Quarterly report.odt"; // 20 characters
+    private static final int ID_CYCLE = 20_000;
+
+    private AesSiv siv;
+    private NameCipher names;
+    private String parentDirId;
+    private String encrypted;
+    private String[] dirIds;
+    private int next;
+
+    @Setup
+    public void setUp() throws AuthenticationFailedException {
+        if (NAME.length() != 20) {
+            throw new IllegalStateException("name must be 20 characters");
+        }
+        siv = new AesSiv(BenchSupport.seeded(AesSiv.KEY_LENGTH, 30));
+        names = new NameCipher(siv);
+        Random r = new Random(BenchSupport.SEED);
+        parentDirId = new UUID(r.nextLong(), r.nextLong()).toString();
+        dirIds = new String[ID_CYCLE];
+        for (int i = 0; i < ID_CYCLE; i++) {
+            dirIds[i] = new UUID(r.nextLong(), r.nextLong()).toString();
+        }
+        encrypted = names.encrypt(NAME, parentDirId);
+        if (!names.decrypt(encrypted, parentDirId).equals(NAME)) {
+            throw new IllegalStateException("round trip failed");
+        }
+    }
+
+    @TearDown
+    public void tearDown() {
+        siv.destroy();
+    }
+
+    @Benchmark
+    public String encryptName() {
+        return names.encrypt(NAME, parentDirId);
+    }
+
+    @Benchmark
+    public String decryptName() throws AuthenticationFailedException {
+        return names.decrypt(encrypted, parentDirId);
+    }
+
+    @Benchmark
+    public String storageFolderUncached() {
+        String id = dirIds[next];
+        next = next + 1 == ID_CYCLE ? 0 : next + 1;
+        return names.storageFolder(id);
+    }
+
+    @Benchmark
+    public String storageFolderCached() {
+        return names.storageFolder(parentDirId);
+    }
+}
