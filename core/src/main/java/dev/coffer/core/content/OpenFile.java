@@ -288,6 +288,13 @@ public final class OpenFile implements java.io.Closeable {
             for (long j = batchStart; j <= batchEnd; j++) {
                 long start = SectorLayout.unitStart(j);
                 int len = layout.unitLength(j, newSize);
+                if (data.covers(start, start + len)) {
+                    // The write holds the whole unit: encrypt straight from the caller's bytes.
+                    cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
+                            stored, storedLen);
+                    storedLen += len + layout.overhead();
+                    continue;
+                }
                 java.util.Arrays.fill(plain, 0, len, (byte) 0);
                 for (OldUnit old : oldUnits) {
                     if (old.index() == j) {
@@ -336,15 +343,22 @@ public final class OpenFile implements java.io.Closeable {
             int storedOff = 0;
             for (long j = batchStart; j <= batchEnd; j++) {
                 int len = layout.unitLength(j, size);
+                long unitStart = SectorLayout.unitStart(j);
+                // A unit the read covers entirely is decrypted straight into the caller's array.
+                boolean direct = from <= unitStart && unitStart + len <= to;
+                byte[] target = direct ? out : plain;
+                int targetOff = direct ? outOff + (int) (unitStart - from) : 0;
                 try {
-                    cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), plain, 0);
+                    cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), target, targetOff);
                 } catch (AuthenticationFailedException e) {
                     throw new DamagedFileException(cleartextPath,
                             "unit " + j + " failed authentication (bytes " + SectorLayout.unitStart(j) + ".."
                                     + (SectorLayout.unitStart(j) + len - 1) + ")");
                 }
                 storedOff += len + layout.overhead();
-                long unitStart = SectorLayout.unitStart(j);
+                if (direct) {
+                    continue;
+                }
                 long copyFrom = Math.max(from, unitStart);
                 long copyTo = Math.min(to, unitStart + len);
                 System.arraycopy(plain, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from),
