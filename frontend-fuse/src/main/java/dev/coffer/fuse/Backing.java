@@ -1,6 +1,8 @@
 package dev.coffer.fuse;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,9 +15,20 @@ import java.nio.file.attribute.PosixFileAttributes;
  * the facts about it that every operation needs. Turns the kernel's absolute paths ({@code /},
  * {@code /a/b}) into paths under the root. Immutable.
  *
+ * <p>Files unlinked while open: libfuse keeps them by renaming them to {@code .fuse_hiddenNNNN} in
+ * their folder until the last handle closes, so that fstat and I/O on them keep working. Any path
+ * whose last name is such a name is served from one reserved folder under the root instead,
+ * {@value #UNLINKED}, which listings and lookups never show: the folder the file was in stays
+ * removable ({@code rm -rf} of a folder with an open file works) and shows no stray files, and
+ * whatever a crash leaves there is deleted at the next mount ({@link #clearUnlinked}).
+ *
  * <p>Not responsible for any operation on the tree.
  */
 final class Backing {
+    /** The reserved folder under the root that holds files unlinked while open. */
+    static final String UNLINKED = ".coffer-unlinked";
+    private static final String HIDDEN_PREFIX = ".fuse_hidden";
+
     private final Path root;
     private final boolean posix;
     private final long uid;
@@ -54,12 +67,61 @@ final class Backing {
         return gid;
     }
 
-    /** The backing path of the kernel's path {@code fusePath} ({@code "/"} is the root). */
-    Path resolve(String fusePath) {
+    /**
+     * The backing path of the kernel's path {@code fusePath} ({@code "/"} is the root); EACCES for
+     * the reserved folder, which is not part of the served tree.
+     */
+    Path resolve(String fusePath) throws AccessDeniedException {
         if (fusePath.isEmpty() || fusePath.equals("/")) {
             return root;
         }
-        return root.resolve(fusePath.startsWith("/") ? fusePath.substring(1) : fusePath);
+        String relative = fusePath.startsWith("/") ? fusePath.substring(1) : fusePath;
+        if (relative.equals(UNLINKED) || relative.startsWith(UNLINKED + "/")) {
+            throw new AccessDeniedException(fusePath, null, "reserved for files unlinked while open");
+        }
+        String name = relative.substring(relative.lastIndexOf('/') + 1);
+        if (name.startsWith(HIDDEN_PREFIX)) {
+            return root.resolve(UNLINKED).resolve(name);
+        }
+        return root.resolve(relative);
+    }
+
+    /** True for the kernel's path of a file that libfuse keeps because it was unlinked while open. */
+    static boolean isHidden(String fusePath) {
+        return fusePath.substring(fusePath.lastIndexOf('/') + 1).startsWith(HIDDEN_PREFIX);
+    }
+
+    /** True for the reserved folder's entry in the root listing. */
+    boolean isReserved(Path entry) {
+        return root.equals(entry.getParent()) && entry.getFileName().toString().equals(UNLINKED);
+    }
+
+    /** Makes sure the reserved folder exists (before libfuse moves a file there). */
+    void ensureUnlinkedFolder() throws IOException {
+        Files.createDirectories(root.resolve(UNLINKED));
+    }
+
+    /** Removes the reserved folder when the last kept file in it is gone. */
+    void removeUnlinkedFolderIfEmpty() throws IOException {
+        try {
+            Files.deleteIfExists(root.resolve(UNLINKED));
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            // other files unlinked while open are still kept
+        }
+    }
+
+    /** Deletes what earlier sessions left in the reserved folder (files that were unlinked), and the folder. */
+    void clearUnlinked() throws IOException {
+        Path dir = root.resolve(UNLINKED);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                Files.deleteIfExists(p);
+            }
+        }
+        Files.deleteIfExists(dir);
     }
 
     boolean isRoot(Path p) {

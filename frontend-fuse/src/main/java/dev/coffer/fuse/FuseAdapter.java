@@ -27,8 +27,8 @@ import ru.serce.jnrfuse.struct.Timespec;
  * attributes answer ENOSYS, which the kernel turns into ENOTSUP for programs and remembers, so that
  * it stops asking for {@code security.capability} before every write.
  *
- * <p>Operations on an open handle work without a path (the file may have been unlinked while open:
- * the mount uses {@code hard_remove}, never {@code .fuse_hidden} files).
+ * <p>A file unlinked while open stays usable through its handles: libfuse renames it to a
+ * {@code .fuse_hidden} name, which {@link Backing} keeps in a reserved folder out of sight.
  *
  * <p>Not responsible for mounting ({@link FuseMount}) or threads ({@link SessionLoop}). Not final:
  * tests subclass it to slow an operation down or record the threads that call it.
@@ -82,6 +82,11 @@ public class FuseAdapter extends FuseStubFS {
     /** Closes every handle still open: the mount is gone. */
     void closeHandles() throws IOException {
         handles.closeAll();
+    }
+
+    /** Deletes files that were unlinked while open and are still kept (a session that ended without releasing them). */
+    void clearUnlinked() throws IOException {
+        backing.clearUnlinked();
     }
 
     @Override

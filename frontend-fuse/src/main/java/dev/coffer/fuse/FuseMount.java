@@ -34,16 +34,18 @@ public final class FuseMount implements AutoCloseable {
     private final Pointer fuse;
     private final Pointer mountPointString;
     private final SessionLoop loop;
+    private final boolean readOnly;
 
     private FuseMount(NativeFuse natives, FuseAdapter adapter, MountPoint mountPoint, Pointer fuse, Pointer mountPointString,
-            int maxWorkers) {
+            MountOptions options) {
         this.natives = natives;
         this.adapter = adapter;
         this.mountPoint = mountPoint;
         this.fusermount = new Fusermount(natives.fusermount);
         this.fuse = fuse;
         this.mountPointString = mountPointString;
-        this.loop = new SessionLoop(natives.fuse, natives.fuse.fuse_get_session(fuse), maxWorkers, this::teardown);
+        this.readOnly = options.readOnly();
+        this.loop = new SessionLoop(natives.fuse, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
     }
 
     /** Mounts {@code root} at {@code mountPoint}; returns once the kernel has started the session. */
@@ -61,6 +63,9 @@ public final class FuseMount implements AutoCloseable {
         try {
             FuseAdapter adapter = adapters.create(root, Integer.toUnsignedLong(natives.libc.getuid()),
                     Integer.toUnsignedLong(natives.libc.getgid()));
+            if (!options.readOnly()) {
+                clearUnlinked(adapter);
+            }
             List<String> args = options.arguments(mp.folder().toString());
             PointerByReference mountPointString = new PointerByReference();
             Pointer fuse = natives.fuse.fuse_setup(args.size(), args.toArray(new String[0]), adapter.operations(),
@@ -68,7 +73,7 @@ public final class FuseMount implements AutoCloseable {
             if (fuse == null) {
                 throw new IOException("libfuse could not mount " + mp.folder() + " (its message is above)");
             }
-            FuseMount m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options.maxWorkers());
+            FuseMount m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
             m.loop.start();
             m.awaitInit();
             return m;
@@ -152,6 +157,14 @@ public final class FuseMount implements AutoCloseable {
         }
     }
 
+    private static void clearUnlinked(FuseAdapter adapter) {
+        try {
+            adapter.clearUnlinked();
+        } catch (IOException | RuntimeException e) { // a damaged entry: it stays, hidden from listings
+            LOG.debug("could not delete files kept after an unlink ({})", e.getClass().getName());
+        }
+    }
+
     /** Runs once, on the last worker thread out of the loop. */
     private void teardown() {
         try {
@@ -161,6 +174,9 @@ public final class FuseMount implements AutoCloseable {
                 adapter.closeHandles();
             } catch (IOException e) {
                 LOG.warn("closing files left open at unmount failed: {}", e.getClass().getName());
+            }
+            if (!readOnly) {
+                clearUnlinked(adapter);
             }
             mountPoint.removeCreated();
             if (loop.error() != 0) {

@@ -18,12 +18,12 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
 
     /**
      * Options every Coffer mount uses: 128 KiB writes (libfuse 2's default is 4 KiB), the kernel
-     * checks permission bits, O_TRUNC arrives with open (one request less), an unlinked open file
-     * is removed at once instead of being renamed to {@code .fuse_hidden*} (which a cloud client would
-     * upload), and the type {@code fuse.coffer}.
+     * checks permission bits, O_TRUNC arrives with open (one request less), and the type {@code
+     * fuse.coffer}. Not {@code hard_remove}: with it, fstat of a file unlinked while open fails
+     * (Python's TemporaryFile does that); {@link Backing} keeps such files out of sight instead.
      */
     static final List<String> BUILT_IN = List.of("big_writes", "max_write=131072", "default_permissions",
-            "atomic_o_trunc", "hard_remove", "subtype=coffer");
+            "atomic_o_trunc", "subtype=coffer");
 
     public MountOptions {
         fuseOptions = List.copyOf(fuseOptions);

@@ -31,6 +31,7 @@ final class TreeOps {
     private static final byte[] DOTDOT = {'.', '.', 0};
 
     private final Backing backing;
+    private final Object unlinkedLock = new Object();
 
     TreeOps(Backing backing) {
         this.backing = backing;
@@ -46,6 +47,9 @@ final class TreeOps {
         filler.apply(buf, ByteBuffer.wrap(DOTDOT), null, 0);
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path entry : entries) {
+                if (backing.isReserved(entry)) {
+                    continue;
+                }
                 byte[] name = entry.getFileName().toString().getBytes(StandardCharsets.UTF_8);
                 if (filler.apply(buf, ByteBuffer.wrap(Arrays.copyOf(name, name.length + 1)), null, 0) != 0) {
                     throw new IOException("readdir buffer full");
@@ -73,11 +77,29 @@ final class TreeOps {
         if (backing.attributes(p).isDirectory()) {
             throw new FileSystemException(path, null, "Is a directory");
         }
-        Files.delete(p);
+        if (!Backing.isHidden(path)) {
+            Files.delete(p);
+            return;
+        }
+        synchronized (unlinkedLock) { // the last handle on a kept file closed: remove it, and the folder once empty
+            Files.delete(p);
+            backing.removeUnlinkedFolderIfEmpty();
+        }
     }
 
     /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */
     void rename(String from, String to) throws IOException {
+        if (Backing.isHidden(to)) {
+            synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
+                backing.ensureUnlinkedFolder();
+                move(from, to);
+            }
+        } else {
+            move(from, to);
+        }
+    }
+
+    private void move(String from, String to) throws IOException {
         Path source = backing.resolve(from);
         Path target = backing.resolve(to);
         BasicFileAttributes s = backing.attributes(source);
