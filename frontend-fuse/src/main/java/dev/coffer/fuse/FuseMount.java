@@ -26,6 +26,7 @@ public final class FuseMount implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FuseMount.class);
     private static final long INIT_TIMEOUT_SECONDS = 30;
     private static final long END_TIMEOUT_SECONDS = 30;
+    private static final long FORCE_GRACE_MILLIS = 1_000;
 
     private final NativeFuse natives;
     private final FuseAdapter adapter;
@@ -99,16 +100,29 @@ public final class FuseMount implements AutoCloseable {
     }
 
     /**
-     * Unmounts and waits until the session has ended. Without {@code force}, a mount in use throws
-     * {@link MountBusyException} and stays mounted; with it, the mount is detached at once (lazy
-     * unmount) and programs with open files get errors.
+     * Unmounts. Without {@code force}, a mount in use throws {@link MountBusyException} and stays
+     * mounted; otherwise this waits until the session has ended and everything is torn down. With
+     * {@code force}, the mount is detached at once (lazy unmount): nothing new can be opened in it,
+     * and the session ends when the programs that still have files open close them (or exit);
+     * this waits a moment for that and returns either way ({@link #awaitEnd} waits longer).
      */
     public void unmount(boolean force) throws IOException {
         if (!isMounted()) {
             return;
         }
-        fusermount.unmount(mountPoint.folder(), force);
-        awaitEnd(END_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (force) {
+            if (MountTable.isMounted(mountPoint.folder())) {
+                fusermount.unmount(mountPoint.folder(), true);
+            }
+            awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        if (MountTable.isMounted(mountPoint.folder())) {
+            fusermount.unmount(mountPoint.folder(), false);
+        }
+        if (!awaitEnd(END_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            throw new IOException("the FUSE session at " + mountPoint.folder() + " did not end after the unmount");
+        }
     }
 
     /** Blocks until the session has ended (unmounted by anybody), or the timeout passed; true if it ended. */
@@ -126,7 +140,7 @@ public final class FuseMount implements AutoCloseable {
         }
     }
 
-    /** Unmounts: cleanly if possible, otherwise forced (a mount must never outlive its owner). */
+    /** Unmounts: cleanly if possible, otherwise forced (a mount must never stay visible after its owner is done). */
     @Override
     public void close() throws IOException {
         try {
