@@ -5,6 +5,7 @@ import java.nio.file.AccessMode;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -46,6 +47,9 @@ final class AttributeOps {
     }
 
     void getattr(String path, FileStat stat) throws IOException {
+        if (Backing.isHidden(path) && !backing.unlinkedFolderReady()) {
+            throw new NoSuchFileException(path); // libfuse looking for a free name to keep an unlinked file under
+        }
         Path p = backing.resolve(path);
         StatFiller.fill(stat, backing.attributes(p), p, backing);
     }

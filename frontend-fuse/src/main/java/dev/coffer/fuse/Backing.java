@@ -19,8 +19,11 @@ import java.nio.file.attribute.PosixFileAttributes;
  * their folder until the last handle closes, so that fstat and I/O on them keep working. Any path
  * whose last name is such a name is served from one reserved folder under the root instead,
  * {@value #UNLINKED}, which listings and lookups never show: the folder the file was in stays
- * removable ({@code rm -rf} of a folder with an open file works) and shows no stray files, and
- * whatever a crash leaves there is deleted at the next mount ({@link #clearUnlinked}).
+ * removable ({@code rm -rf} of a folder with an open file works) and shows no stray files. The
+ * reserved folder is created on first use and deleted only when no request can run: before the
+ * session starts and after it ends ({@link #clearUnlinked}), which also removes what a crash left.
+ * (Deleting it while serving would race with libfuse's lookups of new hidden names, which a
+ * vault can answer with EIO while one of its folders is half removed.)
  *
  * <p>Not responsible for any operation on the tree.
  */
@@ -33,6 +36,7 @@ final class Backing {
     private final boolean posix;
     private final long uid;
     private final long gid;
+    private volatile boolean unlinkedFolderReady;
 
     /**
      * @param root the folder to serve
@@ -96,23 +100,26 @@ final class Backing {
         return root.equals(entry.getParent()) && entry.getFileName().toString().equals(UNLINKED);
     }
 
-    /** Makes sure the reserved folder exists (before libfuse moves a file there). */
+    /** Makes sure the reserved folder exists (before libfuse moves a file there); callers serialise. */
     void ensureUnlinkedFolder() throws IOException {
-        Files.createDirectories(root.resolve(UNLINKED));
+        if (!unlinkedFolderReady) {
+            Files.createDirectories(root.resolve(UNLINKED));
+            unlinkedFolderReady = true;
+        }
     }
 
-    /** Removes the reserved folder when the last kept file in it is gone. */
-    void removeUnlinkedFolderIfEmpty() throws IOException {
-        try {
-            Files.deleteIfExists(root.resolve(UNLINKED));
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
-            // other files unlinked while open are still kept
-        }
+    /**
+     * False until the reserved folder has been created in this session: a kept name cannot exist
+     * before (libfuse asks, to find a free one, and must get ENOENT without a lookup racing the creation).
+     */
+    boolean unlinkedFolderReady() {
+        return unlinkedFolderReady;
     }
 
     /** Deletes what earlier sessions left in the reserved folder (files that were unlinked), and the folder. */
     void clearUnlinked() throws IOException {
         Path dir = root.resolve(UNLINKED);
+        unlinkedFolderReady = false;
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

@@ -77,14 +77,7 @@ final class TreeOps {
         if (backing.attributes(p).isDirectory()) {
             throw new FileSystemException(path, null, "Is a directory");
         }
-        if (!Backing.isHidden(path)) {
-            Files.delete(p);
-            return;
-        }
-        synchronized (unlinkedLock) { // the last handle on a kept file closed: remove it, and the folder once empty
-            Files.delete(p);
-            backing.removeUnlinkedFolderIfEmpty();
-        }
+        Files.delete(p);
     }
 
     /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */

@@ -135,7 +135,7 @@ class AdapterOperationsTest {
     }
 
     @Test
-    void anUnlinkedOpenFileKeepsWorkingUntilClosedAndLeavesNothing() throws IOException {
+    void anUnlinkedOpenFileKeepsWorkingUntilClosedAndLeavesNothing() throws Exception {
         Path dir = Files.createDirectory(mnt.resolve("dir"));
         Path f = dir.resolve("open");
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -154,12 +154,17 @@ class AdapterOperationsTest {
             ch.force(true);
         }
         awaitReleased();
+        Path kept = backing.resolve(Backing.UNLINKED);
         long deadline = System.currentTimeMillis() + 5_000; // libfuse unlinks the kept file right after release
-        while (Files.exists(backing.resolve(Backing.UNLINKED)) && System.currentTimeMillis() < deadline) {
+        while (Files.list(kept).findAny().isPresent() && System.currentTimeMillis() < deadline) {
             Thread.onSpinWait();
         }
+        try (Stream<Path> s = Files.list(kept)) {
+            assertThat(s.toList()).as("the kept file is gone once closed").isEmpty();
+        }
+        mounts.close();
         try (Stream<Path> s = Files.list(backing)) {
-            assertThat(s.map(p -> p.getFileName().toString()).toList()).as("the kept file is gone once closed").containsExactly("dir");
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).as("the reserved folder goes at unmount").containsExactly("dir");
         }
     }
 
