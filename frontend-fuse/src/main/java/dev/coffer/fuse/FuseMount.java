@@ -49,6 +49,14 @@ public final class FuseMount implements AutoCloseable {
         this.loop = new SessionLoop(natives.fuse, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
     }
 
+    /**
+     * Checks that FUSE can be used on this machine (device, libfuse 2, fusermount) without mounting
+     * anything, so that a caller can say what to install before asking for a passphrase.
+     */
+    public static void checkAvailable() throws FuseUnavailableException {
+        NativeFuse.load();
+    }
+
     /** Mounts {@code root} at {@code mountPoint}; returns once the kernel has started the session. */
     public static FuseMount mount(Path root, Path mountPoint, MountOptions options) throws IOException {
         return mount(root, mountPoint, options, FuseAdapter::new);
