@@ -4,18 +4,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(openjdk-17-jdk-headless maven)
+installed() {
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
 missing=()
-for pkg in "${needed[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+# A JDK and Maven from elsewhere (SDKMAN, Temurin tarballs) are fine: only install them if absent.
+if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
+  for pkg in openjdk-17-jdk-headless maven; do
+    installed "$pkg" || missing+=("$pkg")
+  done
+fi
+# The FUSE tests mount for real (libfuse 2 for jnr-fuse, fusermount from fuse3; never Debian's old
+# "fuse" package, which fuse3 replaces) and run ordinary tools on the mounts.
+for pkg in fuse3 rsync sqlite3 git; do
+  installed "$pkg" || missing+=("$pkg")
 done
+if ! installed libfuse2 && ! installed libfuse2t64; then
+  if apt-cache show libfuse2t64 >/dev/null 2>&1; then missing+=(libfuse2t64); else missing+=(libfuse2); fi
+fi
 if ((${#missing[@]})); then
-  if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
-    echo "Installing test prerequisites: ${missing[*]}"
-    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-  fi
+  echo "Installing test prerequisites: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+if [ ! -e /dev/fuse ]; then
+  echo "warning: /dev/fuse is missing: the FUSE tests will fail (load the fuse module, or give the container --device /dev/fuse)" >&2
 fi
 
 # The independent sample vaults live in shared/ beside the clone.

@@ -47,7 +47,8 @@ public final class CofferCommand implements Callable<Integer> {
                 .addSubcommand(new ImportCommand(ctx))
                 .addSubcommand(new ExportCommand(ctx))
                 .addSubcommand(new LsCommand(ctx))
-                .addSubcommand(new CatCommand(ctx));
+                .addSubcommand(new CatCommand(ctx))
+                .addSubcommand(new MountCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** --help on every command (with the exit codes), --version. */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"", "create", "info", "passwd", "recovery-key", "recover", "import", "export", "ls", "cat"})
+    @ValueSource(strings = {"", "create", "info", "passwd", "recovery-key", "recover", "import", "export", "ls", "cat", "mount"})
     void everyCommandHasHelpWithTheExitCodes(String command) {
         Cli.Result r = command.isEmpty() ? Cli.withEnv().run("--help") : Cli.withEnv().run(command, "--help");
         assertThat(r.code()).isZero();

@@ -1,0 +1,158 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.HashSet;
+import java.util.Set;
+import jnr.ffi.Pointer;
+import ru.serce.jnrfuse.struct.FileStat;
+
+/**
+ * File contents: open and create (a channel per FUSE handle in the {@link OpenFileTable}), positional
+ * read and write of whole requests (several threads at once, up to the 128 KiB that big_writes
+ * allows), truncate by path or handle, fsync, release. Data is copied between the kernel's buffer
+ * and a per-thread array; the backing channel does its own synchronisation.
+ *
+ * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
+ */
+final class FileOps {
+    private static final int O_ACCMODE = 03;
+    private static final int O_WRONLY = 01;
+    private static final int O_RDWR = 02;
+    private static final int O_EXCL = 0200;
+    private static final int O_TRUNC = 01000;
+
+    private final Backing backing;
+    private final OpenFileTable handles;
+    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
+
+    FileOps(Backing backing, OpenFileTable handles) {
+        this.backing = backing;
+        this.handles = handles;
+    }
+
+    /** Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle. */
+    long open(String path, int flags) throws IOException {
+        Set<OpenOption> options = accessOptions(flags);
+        if ((flags & O_TRUNC) != 0 && options.contains(StandardOpenOption.WRITE)) {
+            options.add(StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        return handles.add(FileChannel.open(backing.resolve(path), options));
+    }
+
+    /** Creates (or, without O_EXCL, opens) a file and gives it the permission bits of {@code mode}. */
+    long create(String path, long mode, int flags) throws IOException {
+        Set<OpenOption> options = accessOptions(flags);
+        options.add(StandardOpenOption.WRITE); // a new file is always writable through the handle that made it
+        options.add((flags & O_EXCL) != 0 ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
+        if ((flags & O_TRUNC) != 0) {
+            options.add(StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        Path p = backing.resolve(path);
+        FileChannel ch = FileChannel.open(p, options);
+        long fh = handles.add(ch);
+        try {
+            AttributeOps.applyMode(backing, p, mode);
+        } catch (IOException | RuntimeException e) {
+            handles.release(fh);
+            throw e;
+        }
+        return fh;
+    }
+
+    int read(long fh, Pointer buf, long size, long offset) throws IOException {
+        FileChannel ch = handles.get(fh);
+        byte[] data = buffer(size);
+        ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
+        while (bb.hasRemaining()) {
+            int n = ch.read(bb, offset + bb.position());
+            if (n < 0) {
+                break;
+            }
+        }
+        int total = bb.position();
+        buf.put(0, data, 0, total);
+        return total;
+    }
+
+    int write(long fh, Pointer buf, long size, long offset) throws IOException {
+        FileChannel ch = handles.get(fh);
+        byte[] data = buffer(size);
+        buf.get(0, data, 0, (int) size);
+        ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
+        while (bb.hasRemaining()) {
+            ch.write(bb, offset + bb.position());
+        }
+        return (int) size;
+    }
+
+    /** Sets the size of the file at {@code path}: shrinks, or grows with zeros. */
+    void truncate(String path, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            resize(ch, size);
+        }
+    }
+
+    void ftruncate(long fh, long size) throws IOException {
+        resize(handles.get(fh), size);
+    }
+
+    void fsync(long fh, boolean dataOnly) throws IOException {
+        handles.get(fh).force(!dataOnly);
+    }
+
+    void release(long fh) throws IOException {
+        handles.release(fh);
+    }
+
+    /** fstat of an open file whose name is gone (unlinked while open): size from the channel. */
+    void fillUnlinked(long fh, FileStat stat) throws IOException {
+        long size = handles.get(fh).size();
+        FileTime now = FileTime.fromMillis(System.currentTimeMillis());
+        StatFiller.fill(stat, FileStat.S_IFREG | StatFiller.DEFAULT_FILE_MODE, size, now, now, backing);
+    }
+
+    private static void resize(FileChannel ch, long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size");
+        }
+        long current = ch.size();
+        if (size < current) {
+            ch.truncate(size);
+        } else if (size > current) {
+            ch.write(ByteBuffer.wrap(new byte[1]), size - 1); // NIO's truncate never grows
+        }
+    }
+
+    private static Set<OpenOption> accessOptions(int flags) {
+        Set<OpenOption> options = new HashSet<>();
+        options.add(LinkOption.NOFOLLOW_LINKS); // the kernel has resolved every link already
+        switch (flags & O_ACCMODE) {
+            case O_WRONLY -> options.add(StandardOpenOption.WRITE);
+            case O_RDWR -> {
+                options.add(StandardOpenOption.READ);
+                options.add(StandardOpenOption.WRITE);
+            }
+            default -> options.add(StandardOpenOption.READ);
+        }
+        return options;
+    }
+
+    private byte[] buffer(long size) {
+        if (size < 0 || size > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("request size " + size);
+        }
+        byte[] b = buffers.get();
+        if (b.length < size) {
+            b = new byte[(int) size];
+            buffers.set(b);
+        }
+        return b;
+    }
+}

@@ -1,0 +1,209 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import jnr.ffi.Pointer;
+import jnr.ffi.Struct;
+import jnr.ffi.byref.IntByReference;
+import jnr.ffi.byref.PointerByReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One FUSE mount of a {@link Path}, from mount to unmount: checks that FUSE is there, prepares the
+ * mount point ({@link MountPoint}), mounts with libfuse 2, serves requests on a {@link SessionLoop},
+ * and after the session ends (unmounted by {@link #unmount} or by anybody) tears libfuse down,
+ * closes every handle and removes a mount point folder that it created.
+ *
+ * <p>Not responsible for the tree it serves (the caller owns it and closes it after this mount has
+ * ended) or for signals (the caller decides when to unmount).
+ */
+public final class FuseMount implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FuseMount.class);
+    private static final long INIT_TIMEOUT_SECONDS = 30;
+    private static final long END_TIMEOUT_SECONDS = 30;
+    private static final long FORCE_GRACE_MILLIS = 1_000;
+
+    private final NativeFuse natives;
+    private final FuseAdapter adapter;
+    private final MountPoint mountPoint;
+    private final Fusermount fusermount;
+    private final Pointer fuse;
+    private final Pointer mountPointString;
+    private final SessionLoop loop;
+    private final boolean readOnly;
+
+    private FuseMount(NativeFuse natives, FuseAdapter adapter, MountPoint mountPoint, Pointer fuse, Pointer mountPointString,
+            MountOptions options) {
+        this.natives = natives;
+        this.adapter = adapter;
+        this.mountPoint = mountPoint;
+        this.fusermount = new Fusermount(natives.fusermount);
+        this.fuse = fuse;
+        this.mountPointString = mountPointString;
+        this.readOnly = options.readOnly();
+        this.loop = new SessionLoop(natives.fuse, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
+    }
+
+    /**
+     * Checks that FUSE can be used on this machine (device, libfuse 2, fusermount) without mounting
+     * anything, so that a caller can say what to install before asking for a passphrase.
+     */
+    public static void checkAvailable() throws FuseUnavailableException {
+        NativeFuse.load();
+    }
+
+    /** Mounts {@code root} at {@code mountPoint}; returns once the kernel has started the session. */
+    public static FuseMount mount(Path root, Path mountPoint, MountOptions options) throws IOException {
+        return mount(root, mountPoint, options, FuseAdapter::new);
+    }
+
+    /**
+     * Mounts with an adapter made by {@code adapters} from the root and the user and group to report
+     * (tests slow an adapter's operation down, or record its threads).
+     */
+    static FuseMount mount(Path root, Path mountPoint, MountOptions options, AdapterFactory adapters) throws IOException {
+        NativeFuse natives = NativeFuse.load();
+        MountPoint mp = MountPoint.prepare(mountPoint, new Fusermount(natives.fusermount));
+        try {
+            FuseAdapter adapter = adapters.create(root, Integer.toUnsignedLong(natives.libc.getuid()),
+                    Integer.toUnsignedLong(natives.libc.getgid()));
+            if (!options.readOnly()) {
+                clearUnlinked(adapter);
+            }
+            List<String> args = options.arguments(mp.folder().toString());
+            PointerByReference mountPointString = new PointerByReference();
+            Pointer fuse = natives.fuse.fuse_setup(args.size(), args.toArray(new String[0]), adapter.operations(),
+                    Struct.size(adapter.operations()), mountPointString, new IntByReference(), null);
+            if (fuse == null) {
+                throw new IOException("libfuse could not mount " + mp.folder() + " (its message is above)");
+            }
+            FuseMount m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
+            m.loop.start();
+            m.awaitInit();
+            return m;
+        } catch (IOException | RuntimeException e) {
+            mp.removeCreated();
+            throw e;
+        }
+    }
+
+    /** Makes the adapter of a mount. */
+    @FunctionalInterface
+    interface AdapterFactory {
+        FuseAdapter create(Path root, long uid, long gid);
+    }
+
+    public Path mountPoint() {
+        return mountPoint.folder();
+    }
+
+    /** True until the session has ended and everything is torn down. */
+    public boolean isMounted() {
+        return !loop.ended().isDone();
+    }
+
+    /**
+     * Unmounts. Without {@code force}, a mount in use throws {@link MountBusyException} and stays
+     * mounted; otherwise this waits until the session has ended and everything is torn down. With
+     * {@code force}, the mount is detached at once (lazy unmount): nothing new can be opened in it,
+     * and the session ends when the programs that still have files open close them (or exit);
+     * this waits a moment for that and returns either way ({@link #awaitEnd} waits longer).
+     */
+    public void unmount(boolean force) throws IOException {
+        if (!isMounted()) {
+            return;
+        }
+        if (force) {
+            if (MountTable.isMounted(mountPoint.folder())) {
+                fusermount.unmount(mountPoint.folder(), true);
+            }
+            awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        if (MountTable.isMounted(mountPoint.folder())) {
+            fusermount.unmount(mountPoint.folder(), false);
+        }
+        if (!awaitEnd(END_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            throw new IOException("the FUSE session at " + mountPoint.folder() + " did not end after the unmount");
+        }
+    }
+
+    /** Blocks until the session has ended (unmounted by anybody), or the timeout passed; true if it ended. */
+    public boolean awaitEnd(long timeout, TimeUnit unit) throws IOException {
+        try {
+            loop.ended().get(timeout, unit);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the unmount", e);
+        } catch (ExecutionException e) {
+            throw new IOException("tearing down the mount failed", e.getCause());
+        }
+    }
+
+    /** Unmounts: cleanly if possible, otherwise forced (a mount must never stay visible after its owner is done). */
+    @Override
+    public void close() throws IOException {
+        try {
+            unmount(false);
+        } catch (MountBusyException e) {
+            unmount(true);
+        }
+    }
+
+    /** Worker threads the session has started (never retired). */
+    int workersStarted() {
+        return loop.workersStarted();
+    }
+
+    FuseAdapter adapter() {
+        return adapter;
+    }
+
+    private void awaitInit() throws IOException {
+        try {
+            adapter.initialised().get(INIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while mounting", e);
+        } catch (ExecutionException | TimeoutException e) {
+            fusermount.unmount(mountPoint.folder(), true);
+            throw new IOException("the kernel did not start the FUSE session at " + mountPoint.folder(), e);
+        }
+    }
+
+    private static void clearUnlinked(FuseAdapter adapter) {
+        try {
+            adapter.clearUnlinked();
+        } catch (IOException | RuntimeException e) { // a damaged entry: it stays, hidden from listings
+            LOG.debug("could not delete files kept after an unlink ({})", e.getClass().getName());
+        }
+    }
+
+    /** Runs once, on the last worker thread out of the loop. */
+    private void teardown() {
+        try {
+            natives.fuse.fuse_teardown(fuse, mountPointString);
+        } finally {
+            try {
+                adapter.closeHandles();
+            } catch (IOException e) {
+                LOG.warn("closing files left open at unmount failed: {}", e.getClass().getName());
+            }
+            if (!readOnly) {
+                clearUnlinked(adapter);
+            }
+            mountPoint.removeCreated();
+            if (loop.error() != 0) {
+                LOG.warn("the FUSE session ended with error {}", -loop.error());
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.coffer.fuse;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How to mount: read-only or not, extra libfuse options ({@code -o allow_other}...), the name shown
+ * as the mount's source, and the most worker threads the session may start.
+ *
+ * @param readOnly     mount read-only (the kernel refuses writes with EROFS before they reach Java)
+ * @param fuseOptions  extra options, each as given to {@code -o} (may hold commas)
+ * @param fsName       the source column of the mount table ({@code coffer} by default)
+ * @param maxWorkers   the most threads serving requests at once (at least 1)
+ */
+public record MountOptions(boolean readOnly, List<String> fuseOptions, String fsName, int maxWorkers) {
+    /** Default pool limit: enough for parallel builds and copies; idle workers cost a blocked thread each. */
+    public static final int DEFAULT_MAX_WORKERS = 32;
+
+    /**
+     * Options every Coffer mount uses: 128 KiB writes (libfuse 2's default is 4 KiB), the kernel
+     * checks permission bits, O_TRUNC arrives with open (one request less), and the type {@code
+     * fuse.coffer}. Not {@code hard_remove}: with it, fstat of a file unlinked while open fails
+     * (Python's TemporaryFile does that); {@link Backing} keeps such files out of sight instead.
+     */
+    static final List<String> BUILT_IN = List.of("big_writes", "max_write=131072", "default_permissions",
+            "atomic_o_trunc", "subtype=coffer");
+
+    public MountOptions {
+        fuseOptions = List.copyOf(fuseOptions);
+        if (maxWorkers < 1) {
+            throw new IllegalArgumentException("maxWorkers must be at least 1");
+        }
+        if (fsName.isEmpty() || fsName.contains(",")) {
+            throw new IllegalArgumentException("fsName must be non-empty and without commas");
+        }
+    }
+
+    /** Read-write or read-only, no extra options, the default pool. */
+    public static MountOptions defaults(boolean readOnly) {
+        return new MountOptions(readOnly, List.of(), "coffer", DEFAULT_MAX_WORKERS);
+    }
+
+    public MountOptions withFuseOptions(List<String> options) {
+        return new MountOptions(readOnly, options, fsName, maxWorkers);
+    }
+
+    public MountOptions withMaxWorkers(int max) {
+        return new MountOptions(readOnly, fuseOptions, fsName, max);
+    }
+
+    /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */
+    List<String> arguments(String mountPoint) {
+        List<String> args = new ArrayList<>(List.of(fsName, mountPoint, "-f"));
+        List<String> opts = new ArrayList<>(BUILT_IN);
+        opts.add("fsname=" + fsName);
+        if (readOnly) {
+            opts.add("ro");
+        }
+        args.add("-o");
+        args.add(String.join(",", opts));
+        for (String o : fuseOptions) {
+            args.add("-o");
+            args.add(o);
+        }
+        return args;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The folder a vault is mounted on, before and after: clears a stale mount that a killed process
+ * left there ("Transport endpoint is not connected"), refuses a live mount, a file or a non-empty
+ * folder, and creates a missing folder (and missing parents). After unmounting it removes the
+ * folders it created, so that nothing is left where cleartext was shown.
+ *
+ * <p>Not responsible for mounting.
+ */
+final class MountPoint {
+    private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
+    private static final long STALE_WAIT_MILLIS = 5_000;
+
+    private final Path folder;
+    private final List<Path> created;
+
+    private MountPoint(Path folder, List<Path> created) {
+        this.folder = folder;
+        this.created = created;
+    }
+
+    /** Makes {@code requested} ready to mount on, or says why it cannot be. */
+    static MountPoint prepare(Path requested, Fusermount fusermount) throws IOException {
+        Path folder = requested.toAbsolutePath().normalize();
+        clearStale(folder, fusermount);
+        if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(folder)) {
+            Path real = folder.toRealPath();
+            clearStale(real, fusermount);
+            if (!Files.isDirectory(real)) {
+                throw new MountPointException("the mount point is not a folder: " + folder);
+            }
+            if (!isEmpty(real)) {
+                throw new MountPointException("the mount point is not empty: " + folder
+                        + " (mounting would hide its files; give an empty or missing folder)");
+            }
+            return new MountPoint(real, List.of());
+        }
+        List<Path> created = new ArrayList<>();
+        Path missing = folder;
+        while (missing.getParent() != null && !Files.exists(missing.getParent())) {
+            missing = missing.getParent();
+        }
+        for (Path p = missing; ; p = p.resolve(folder.getName(p.getNameCount()))) {
+            Files.createDirectory(p);
+            created.add(p);
+            if (p.equals(folder)) {
+                break;
+            }
+        }
+        return new MountPoint(folder, created);
+    }
+
+    Path folder() {
+        return folder;
+    }
+
+    /** True if this mount point folder (or some of its parents) was created by {@link #prepare}. */
+    boolean created() {
+        return !created.isEmpty();
+    }
+
+    /** Removes the folders {@link #prepare} created, innermost first; a folder that is not empty stays. */
+    void removeCreated() {
+        for (int i = created.size() - 1; i >= 0; i--) {
+            try {
+                Files.deleteIfExists(created.get(i));
+            } catch (IOException e) {
+                LOG.debug("could not remove a mount point folder that Coffer created ({})", e.getClass().getName());
+                return;
+            }
+        }
+    }
+
+    /** A fuse mount whose server is gone is unmounted lazily; any live mount is refused. */
+    private static void clearStale(Path folder, Fusermount fusermount) throws IOException {
+        Optional<MountTable.Entry> mount = MountTable.at(folder);
+        if (mount.isEmpty()) {
+            return;
+        }
+        if (!mount.get().type().startsWith("fuse") || !isStale(folder)) {
+            throw new MountPointException("something is already mounted at " + folder + " (" + mount.get().type()
+                    + "); unmount it first or choose another folder");
+        }
+        LOG.warn("clearing a stale FUSE mount left by a process that ended without unmounting");
+        fusermount.unmount(folder, true);
+        long deadline = System.currentTimeMillis() + STALE_WAIT_MILLIS;
+        while (MountTable.isMounted(folder)) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new MountPointException("could not clear the stale mount at " + folder
+                        + "; run: fusermount -u -z " + folder);
+            }
+            sleep();
+        }
+    }
+
+    /** A mount that cannot even be stat'ed because nobody serves it any more. */
+    static boolean isStale(Path folder) {
+        try {
+            Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class);
+            return false;
+        } catch (FileSystemException e) {
+            String reason = String.valueOf(e.getReason());
+            return reason.contains("not connected") || reason.contains("connection abort");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            return !s.iterator().hasNext();
+        }
+    }
+
+    private static void sleep() throws IOException {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The channels behind FUSE file handles: {@code open} and {@code create} add one and hand its
+ * number to the kernel, {@code read}, {@code write}, {@code fsync}... find it again, {@code release}
+ * closes it. Handles are never reused, so a late request on a released handle fails with EBADF
+ * instead of reaching another file. Thread-safe without a global lock.
+ *
+ * <p>Not responsible for opening channels (the callers choose the options).
+ */
+final class OpenFileTable {
+    private final Map<Long, FileChannel> channels = new ConcurrentHashMap<>();
+    private final AtomicLong next = new AtomicLong(1);
+
+    /** Registers {@code channel}; returns its handle. */
+    long add(FileChannel channel) {
+        long fh = next.getAndIncrement();
+        channels.put(fh, channel);
+        return fh;
+    }
+
+    /** The channel of handle {@code fh}; ClosedChannelException (EBADF) for an unknown handle. */
+    FileChannel get(long fh) throws ClosedChannelException {
+        FileChannel ch = channels.get(fh);
+        if (ch == null) {
+            throw new ClosedChannelException();
+        }
+        return ch;
+    }
+
+    /** Removes and closes handle {@code fh}; unknown handles are ignored. */
+    void release(long fh) throws IOException {
+        FileChannel ch = channels.remove(fh);
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    int size() {
+        return channels.size();
+    }
+
+    /** Closes every channel still open (the mount is going away); the first failure is rethrown. */
+    void closeAll() throws IOException {
+        List<Long> handles = new ArrayList<>(channels.keySet());
+        IOException first = null;
+        for (long fh : handles) {
+            try {
+                release(fh);
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

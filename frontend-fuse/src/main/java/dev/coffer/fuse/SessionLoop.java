@@ -1,0 +1,146 @@
+package dev.coffer.fuse;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The request loop of one mount, run by Java threads: each worker reads a request from the FUSE
+ * device and processes it, which calls back into the {@link FuseAdapter} on that same thread.
+ *
+ * <p>Why not libfuse's own loops: its multithreaded loop runs callbacks on short-lived native
+ * threads, and jffi attaches each one to the JVM (and detaches it again) on every callback, which
+ * halves big sequential I/O; its single-threaded loop lets one slow request (a read from a slow
+ * cloud folder) block every other, even {@code ls} of another folder. Here the threads are Java
+ * threads that stay attached for their whole life, and the pool grows like libfuse's: when the last
+ * idle worker takes a request, another one is started to wait for the next, up to {@code
+ * maxWorkers}. Workers are never retired (libfuse retires them after a burst, which is where its
+ * attach cost comes back), so a burst leaves a few idle threads blocked in read(2), which costs
+ * nothing but their stacks and one request buffer each.
+ *
+ * <p>The loop ends when the kernel ends the session (the mount is unmounted, by us or anybody);
+ * the last worker out then runs {@code onEnd} once. Not responsible for mounting or unmounting.
+ */
+final class SessionLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionLoop.class);
+    /** sizeof(struct fuse_buf) on 64-bit Linux: size_t size, int flags, void *mem, int fd, off_t pos. */
+    private static final int FUSE_BUF_STRUCT = 40;
+    private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
+
+    private final LibFuseSession lib;
+    private final Pointer session;
+    private final Pointer channel;
+    private final long bufferSize;
+    private final int maxWorkers;
+    private final Runnable onEnd;
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final AtomicInteger started = new AtomicInteger();
+    private final Object lock = new Object();
+    private int workers;
+    private int idle;
+    private volatile int error;
+
+    SessionLoop(LibFuseSession lib, Pointer session, int maxWorkers, Runnable onEnd) {
+        this.lib = lib;
+        this.session = session;
+        this.channel = lib.fuse_session_next_chan(session, null);
+        this.bufferSize = lib.fuse_chan_bufsize(channel);
+        this.maxWorkers = maxWorkers;
+        this.onEnd = onEnd;
+    }
+
+    void start() {
+        synchronized (lock) {
+            startWorker();
+        }
+    }
+
+    /** Completes when the last worker has left the loop and {@code onEnd} has run. */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    /** Worker threads started so far (never more than maxWorkers). */
+    int workersStarted() {
+        return started.get();
+    }
+
+    /** The negative errno that ended the loop, or 0 for a normal end (unmounted). */
+    int error() {
+        return error;
+    }
+
+    private void startWorker() {
+        workers++;
+        idle++;
+        Thread t = new Thread(this::work, "coffer-fuse-" + started.incrementAndGet());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void work() {
+        Runtime runtime = Runtime.getSystemRuntime();
+        Pointer memory = Memory.allocateDirect(runtime, bufferSize);
+        Pointer buf = Memory.allocateDirect(runtime, FUSE_BUF_STRUCT);
+        Pointer channelRef = Memory.allocateDirect(runtime, runtime.addressSize());
+        try {
+            while (lib.fuse_session_exited(session) == 0) {
+                buf.setMemory(0, FUSE_BUF_STRUCT, (byte) 0);
+                buf.putLong(0, bufferSize);
+                buf.putPointer(16, memory);
+                channelRef.putPointer(0, channel);
+                int res = lib.fuse_session_receive_buf(session, buf, channelRef);
+                if (res == -EINTR || res == -EAGAIN) {
+                    continue;
+                }
+                if (res <= 0) {
+                    if (res < 0) {
+                        error = res;
+                        lib.fuse_session_exit(session);
+                    }
+                    break;
+                }
+                busy();
+                lib.fuse_session_process_buf(session, buf, channelRef.getPointer(0));
+                synchronized (lock) {
+                    idle++;
+                }
+            }
+        } catch (Throwable t) { // never expected; the session must still end cleanly
+            LOG.warn("FUSE worker failed: {}", t.getClass().getName());
+            lib.fuse_session_exit(session);
+        } finally {
+            leave();
+        }
+    }
+
+    private void busy() {
+        synchronized (lock) {
+            idle--;
+            if (idle == 0 && workers < maxWorkers) {
+                startWorker();
+            }
+        }
+    }
+
+    private void leave() {
+        boolean last;
+        synchronized (lock) {
+            workers--;
+            idle--;
+            last = workers == 0;
+        }
+        if (last) {
+            try {
+                onEnd.run();
+            } finally {
+                ended.complete(null);
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
+import jnr.ffi.Pointer;
+import ru.serce.jnrfuse.FuseFillDir;
+import ru.serce.jnrfuse.struct.FileStat;
+
+/**
+ * Names and folders: readdir, mkdir, rmdir, unlink, rename with POSIX semantics (an existing
+ * target is replaced atomically; a folder only over an empty folder), symlink, readlink, and mknod
+ * for plain files. Unlink and rmdir check the entry's type first so that neither removes the other
+ * kind, whatever the backing's {@code Files.delete} would do.
+ *
+ * <p>Not responsible for contents or attributes.
+ */
+final class TreeOps {
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+    private static final byte[] DOT = {'.', 0};
+    private static final byte[] DOTDOT = {'.', '.', 0};
+
+    private final Backing backing;
+    private final Object unlinkedLock = new Object();
+
+    TreeOps(Backing backing) {
+        this.backing = backing;
+    }
+
+    /** Lists a folder in one go (libfuse keeps the listing for the kernel's follow-up requests). */
+    void readdir(String path, Pointer buf, FuseFillDir filler) throws IOException {
+        Path dir = backing.resolve(path);
+        if (!backing.attributes(dir).isDirectory()) {
+            throw new NotDirectoryException(path);
+        }
+        filler.apply(buf, ByteBuffer.wrap(DOT), null, 0);
+        filler.apply(buf, ByteBuffer.wrap(DOTDOT), null, 0);
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                if (backing.isReserved(entry)) {
+                    continue;
+                }
+                byte[] name = entry.getFileName().toString().getBytes(StandardCharsets.UTF_8);
+                if (filler.apply(buf, ByteBuffer.wrap(Arrays.copyOf(name, name.length + 1)), null, 0) != 0) {
+                    throw new IOException("readdir buffer full");
+                }
+            }
+        }
+    }
+
+    void mkdir(String path, long mode) throws IOException {
+        Path p = backing.resolve(path);
+        Files.createDirectory(p);
+        AttributeOps.applyMode(backing, p, mode);
+    }
+
+    void rmdir(String path) throws IOException {
+        Path p = backing.resolve(path);
+        if (!backing.attributes(p).isDirectory()) {
+            throw new NotDirectoryException(path);
+        }
+        Files.delete(p);
+    }
+
+    void unlink(String path) throws IOException {
+        Path p = backing.resolve(path);
+        if (backing.attributes(p).isDirectory()) {
+            throw new FileSystemException(path, null, "Is a directory");
+        }
+        Files.delete(p);
+    }
+
+    /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */
+    void rename(String from, String to) throws IOException {
+        if (Backing.isHidden(to)) {
+            synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
+                backing.ensureUnlinkedFolder();
+                move(from, to);
+            }
+        } else {
+            move(from, to);
+        }
+    }
+
+    private void move(String from, String to) throws IOException {
+        Path source = backing.resolve(from);
+        Path target = backing.resolve(to);
+        BasicFileAttributes s = backing.attributes(source);
+        BasicFileAttributes t = existing(target);
+        if (t != null) {
+            if (s.isDirectory() && !t.isDirectory()) {
+                throw new NotDirectoryException(to);
+            }
+            if (!s.isDirectory() && t.isDirectory()) {
+                throw new FileSystemException(to, null, "Is a directory");
+            }
+        }
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    void symlink(String target, String linkPath) throws IOException {
+        Files.createSymbolicLink(backing.resolve(linkPath), backing.fileSystem().getPath(target));
+    }
+
+    /** Copies the link's target, NUL-terminated and cut to {@code size} bytes as readlink(2) callers expect. */
+    void readlink(String path, Pointer buf, long size) throws IOException {
+        byte[] target = Files.readSymbolicLink(backing.resolve(path)).toString().getBytes(StandardCharsets.UTF_8);
+        if (size <= 0) {
+            return;
+        }
+        int n = (int) Math.min(target.length, size - 1);
+        buf.put(0, target, 0, n);
+        buf.putByte(n, (byte) 0);
+    }
+
+    /** Only plain files: FIFOs, sockets and devices cannot be stored (EPERM, as on file systems without them). */
+    void mknod(String path, long mode) throws IOException {
+        if ((mode & S_IFMT) != S_IFREG) {
+            throw new FileSystemException(path, null, "Operation not permitted");
+        }
+        Path p = backing.resolve(path);
+        Files.newByteChannel(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+        AttributeOps.applyMode(backing, p, mode);
+    }
+
+    private BasicFileAttributes existing(Path p) throws IOException {
+        try {
+            return backing.attributes(p);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mount points before and after, unmounting (clean, busy, forced, by somebody else), stale mounts, read-only. */
+class MountLifecycleTest {
+    @TempDir
+    Path tmp;
+
+    private final Mounts mounts = new Mounts();
+    private Path backing;
+
+    @BeforeEach
+    void backing() throws IOException {
+        backing = Files.createDirectory(tmp.resolve("backing"));
+        Files.writeString(backing.resolve("file.txt"), "content");
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        mounts.close();
+    }
+
+    @Test
+    void aMissingMountPointIsCreatedWithItsParentsAndRemovedAfterUnmount() throws IOException {
+        FuseMount m = mounts.mount(backing, tmp.resolve("a/b/mnt"));
+        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+        m.unmount(false);
+        assertThat(m.isMounted()).isFalse();
+        assertThat(MountTable.isMounted(m.mountPoint())).isFalse();
+        assertThat(Files.exists(tmp.resolve("a"))).as("every folder Coffer created is removed").isFalse();
+    }
+
+    @Test
+    void anExistingEmptyMountPointStays() throws IOException {
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        FuseMount m = mounts.mount(backing, mnt);
+        m.unmount(false);
+        assertThat(Files.isDirectory(mnt)).isTrue();
+        assertThat(Files.list(mnt).count()).isZero();
+    }
+
+    @Test
+    void aNonEmptyFolderOrAFileIsRefusedWithAClearMessage() throws IOException {
+        Path full = Files.createDirectory(tmp.resolve("full"));
+        Files.writeString(full.resolve("mine"), "mine");
+        assertThatThrownBy(() -> mounts.mount(backing, full))
+                .isInstanceOf(MountPointException.class).hasMessageContaining("not empty").hasMessageContaining(full.toString());
+        assertThat(Files.readString(full.resolve("mine"))).isEqualTo("mine");
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertThatThrownBy(() -> mounts.mount(backing, file))
+                .isInstanceOf(MountPointException.class).hasMessageContaining("not a folder");
+    }
+
+    @Test
+    void aLiveMountIsNotMountedOver() throws IOException {
+        FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
+        assertThatThrownBy(() -> FuseMount.mount(backing, m.mountPoint(), MountOptions.defaults(false)))
+                .isInstanceOf(MountPointException.class).hasMessageContaining("already mounted");
+        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+    }
+
+    @Test
+    void aBusyMountStaysMountedUntilItsFilesAreClosed() throws IOException {
+        FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
+        try (FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ)) {
+            assertThatThrownBy(() -> m.unmount(false)).isInstanceOf(MountBusyException.class).hasMessageContaining("busy");
+            assertThat(m.isMounted()).isTrue();
+            assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+            assertThat(open.size()).isEqualTo(7);
+        }
+        m.unmount(false);
+        assertThat(m.isMounted()).isFalse();
+    }
+
+    @Test
+    void aForcedUnmountDetachesAtOnceAndEndsWhenTheLastFileCloses() throws IOException {
+        FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
+        FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ);
+        m.unmount(true);
+        assertThat(MountTable.isMounted(m.mountPoint())).as("detached").isFalse();
+        assertThat(open.size()).as("the open file is still served").isEqualTo(7);
+        open.close();
+        assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(m.isMounted()).isFalse();
+    }
+
+    @Test
+    void anUnmountBySomebodyElseEndsTheSessionAndCleansUp() throws Exception {
+        FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
+        Shell.ok(tmp, "fusermount", "-u", m.mountPoint().toString());
+        assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.exists(m.mountPoint())).as("the mount point Coffer created is removed").isFalse();
+        m.unmount(false); // nothing left to do
+    }
+
+    @Test
+    void aStaleMountLeftByAKilledProcessIsClearedOnTheNextMount() throws Exception {
+        Path mnt = tmp.resolve("mnt");
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), MountProcess.class.getName(), backing.toString(), mnt.toString())
+                .redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(out.readLine()).isEqualTo("mounted");
+            child.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(MountTable.isMounted(mnt)).as("left mounted").isTrue();
+        assertThatThrownBy(() -> Files.list(mnt)).isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("Transport endpoint is not connected");
+        FuseMount m = mounts.mount(backing, mnt);
+        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+        assertThat(MountTable.entries().stream().filter(e -> e.mountPoint().equals(m.mountPoint())).count()).isEqualTo(1);
+    }
+
+    @Test
+    void aReadOnlyMountRefusesWritesWithErofs() throws IOException {
+        FuseMount m = mounts.mount(backing, tmp.resolve("mnt"), MountOptions.defaults(true));
+        Path mnt = m.mountPoint();
+        assertThat(Files.readString(mnt.resolve("file.txt"))).isEqualTo("content");
+        for (ThrowingWrite w : List.<ThrowingWrite>of(
+                () -> Files.writeString(mnt.resolve("new"), "x"),
+                () -> Files.writeString(mnt.resolve("file.txt"), "x"),
+                () -> Files.createDirectory(mnt.resolve("d")),
+                () -> Files.delete(mnt.resolve("file.txt")))) {
+            assertThatThrownBy(w::run).isInstanceOf(FileSystemException.class).hasMessageContaining("Read-only file system");
+        }
+        assertThat(Files.readString(backing.resolve("file.txt"))).isEqualTo("content");
+    }
+
+    @Test
+    void missingFuseIsNamedWithThePackageToInstallAndTheWebDavAlternative() {
+        assertThatThrownBy(() -> NativeFuse.load(tmp.resolve("no-fuse-device"), NativeFuse.LIBRARIES, System.getenv("PATH")))
+                .isInstanceOf(FuseUnavailableException.class)
+                .hasMessageContaining("does not exist").hasMessageContaining("modprobe fuse").hasMessageContaining("coffer serve");
+        assertThatThrownBy(() -> NativeFuse.load(NativeFuse.DEVICE, List.of("libfuse-not-here.so.2"), System.getenv("PATH")))
+                .isInstanceOf(FuseUnavailableException.class)
+                .hasMessageContaining("libfuse2").hasMessageContaining("coffer serve");
+        assertThatThrownBy(() -> NativeFuse.load(NativeFuse.DEVICE, NativeFuse.LIBRARIES, tmp.toString()))
+                .isInstanceOf(FuseUnavailableException.class)
+                .hasMessageContaining("fusermount").hasMessageContaining("fuse3").hasMessageContaining("coffer serve");
+    }
+
+    @FunctionalInterface
+    private interface ThrowingWrite {
+        void run() throws IOException;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.coffer.fuse;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import jnr.ffi.Pointer;
+import ru.serce.jnrfuse.struct.FuseFileInfo;
+
+/**
+ * Test adapter: a read of any file under {@code /slow} takes {@code delayMillis} (a vault on a slow
+ * cloud folder), and signals when the first one has started.
+ */
+class SlowAdapter extends FuseAdapter {
+    final CountDownLatch slowReadStarted = new CountDownLatch(1);
+    private final long delayMillis;
+
+    SlowAdapter(Path root, long uid, long gid, long delayMillis) {
+        super(root, uid, gid);
+        this.delayMillis = delayMillis;
+    }
+
+    @Override
+    public int read(String path, Pointer buf, long size, long offset, FuseFileInfo fi) {
+        if (path != null && path.startsWith("/slow/")) {
+            slowReadStarted.countDown();
+            try {
+                TimeUnit.MILLISECONDS.sleep(delayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return super.read(path, buf, size, offset, fi);
+    }
+}
