@@ -23,6 +23,8 @@ public final class PathMapper {
     private final NameCipher names;
     private final LongNames longNames;
     private final Map<String, CiphertextDirectory> dirCache = new ConcurrentHashMap<>();
+    /** Bumped by every invalidation: a resolution that saw an older value must not fill the cache. */
+    private long cacheGeneration;
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
 
@@ -51,7 +53,11 @@ public final class PathMapper {
         return new Slot(parent, nfcName, encName, parent.storage().resolve(onDisk), onDisk.endsWith(LongNames.C9S));
     }
 
-    /** The entry in {@code slot}, or null if nothing is there; an unusable one throws {@link DamagedEntryException}. */
+    /**
+     * The entry in {@code slot}, or null if nothing usable is there. An incomplete entry (no payload or
+     * several: a folder being created or deleted right now, or half-synced) counts as absent, as spec 4
+     * says readers skip it; its slot stays occupied, so creating that name still fails.
+     */
     public Entry lookup(Slot slot, String cleartextPath) throws IOException {
         BasicFileAttributes attrs;
         try {
@@ -62,7 +68,7 @@ public final class PathMapper {
         }
         EntryType type = typeOf(slot.entryPath(), slot.shortened(), attrs);
         if (type == null) {
-            throw new DamagedEntryException(cleartextPath, "incomplete or damaged entry");
+            return null;
         }
         return new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened());
     }
@@ -100,16 +106,25 @@ public final class PathMapper {
         if (cached != null) {
             return cached;
         }
+        long generation;
+        synchronized (dirCache) {
+            generation = cacheGeneration;
+        }
         CiphertextDirectory dir = root();
         StringBuilder path = new StringBuilder();
         for (String component : nfcComponents) {
             path.append('/').append(component);
             dir = child(dir, component, path.toString());
         }
-        if (dirCache.size() >= DIR_CACHE_LIMIT) {
-            dirCache.clear();
+        synchronized (dirCache) {
+            // A folder moved or deleted while we resolved: our answer may be stale, so do not keep it.
+            if (generation == cacheGeneration) {
+                if (dirCache.size() >= DIR_CACHE_LIMIT) {
+                    dirCache.clear();
+                }
+                dirCache.put(key, dir);
+            }
         }
-        dirCache.put(key, dir);
         return dir;
     }
 
@@ -141,15 +156,21 @@ public final class PathMapper {
     /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
     public void invalidate(List<String> nfcComponents) {
         String key = String.join("/", nfcComponents);
-        if (key.isEmpty()) {
-            dirCache.clear();
-            return;
+        synchronized (dirCache) {
+            cacheGeneration++;
+            if (key.isEmpty()) {
+                dirCache.clear();
+            } else {
+                dirCache.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "/"));
+            }
         }
-        dirCache.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "/"));
     }
 
     public void clearCaches() {
-        dirCache.clear();
+        synchronized (dirCache) {
+            cacheGeneration++;
+            dirCache.clear();
+        }
         aliases.clear();
     }
 

@@ -94,13 +94,16 @@ final class TreeWriter {
         }
         if (e.type() == EntryType.DIRECTORY) {
             deleteStorage(mapper.open(e, l.display()), l);
-            mapper.invalidate(l.path().nfcNames());
         }
         Files.delete(e.payload());
         if (e.type() == EntryType.FILE) {
             openFiles.deleted(e.payload());
         }
         removeEntryFolder(e);
+        if (e.type() == EntryType.DIRECTORY) {
+            // After every change on disk: a lookup that started earlier must not cache the old folder.
+            mapper.invalidate(l.path().nfcNames());
+        }
         AtomicFiles.syncDirectory(e.parent().storage());
     }
 
