@@ -82,15 +82,16 @@ def make_corpus(rng, size):
 
 
 def file_size(rng):
-    """Sizes like linux-3.0's: most .c/.h files 1-30 KiB, a long tail of large ones, some tiny."""
+    """Sizes like linux-3.0's: most .c/.h files 1-30 KiB, a tail of large ones, some tiny; mean
+    about 11.6 KiB, so 36,000 files make ~400 MiB."""
     r = rng.random()
     if r < 0.08:
         return rng.randrange(0, 1024)
-    if r < 0.90:
-        return int(min(30 * 1024, max(1024, rng.lognormvariate(8.8, 0.8))))
-    if r < 0.995:
-        return rng.randrange(30 * 1024, 150 * 1024)
-    return rng.randrange(150 * 1024, 1536 * 1024)
+    if r < 0.927:
+        return int(min(30 * 1024, max(1024, rng.lognormvariate(8.6, 0.8))))
+    if r < 0.997:
+        return rng.randrange(30 * 1024, 80 * 1024)
+    return rng.randrange(80 * 1024, 1024 * 1024)
 
 
 def generate_tree(path, scale, seed):
