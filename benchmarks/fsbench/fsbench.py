@@ -513,8 +513,8 @@ def render(results, meta, outdir):
             cells.append(c)
         lines.append("| %s | %s | - |" % (label, " | ".join(cells)))
     lines.append("")
-    lines.append("WebDAV (davfs2): not measured. Coffer has no WebDAV server yet (frontend-webdav is an empty "
-                 "module), so there is nothing to mount with davfs2.")
+    lines.append("WebDAV (davfs2): not measured. Coffer has no WebDAV server yet (frontend-webdav holds only a README "
+                 "and a POM), so there is nothing to mount with davfs2.")
     lines.append("")
     lines.append("Ciphertext bytes stored (increase of `du -sb` of the ciphertext folder):")
     lines.append("")
