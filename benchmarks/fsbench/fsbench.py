@@ -613,7 +613,7 @@ def main():
     if os.geteuid() != 0:
         note("not root: caches are not dropped")
 
-    tar_path = os.path.join(args.work, "tree-scale%g-seed%d.tar" % (args.scale, args.seed))
+    tar_path = os.path.join(args.work, "tree-v2-scale%g-seed%d.tar" % (args.scale, args.seed))
     info_path = tar_path + ".json"
     if os.path.exists(tar_path) and os.path.exists(info_path):
         with open(info_path) as f:
