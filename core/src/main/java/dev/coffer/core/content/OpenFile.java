@@ -30,10 +30,6 @@ public final class OpenFile implements java.io.Closeable {
     private volatile String cleartextPath;
     private long size;
     private UnitCryptor cryptor;
-    /** A second cryptor for the same file secret, for the half of a large batch that runs on another core. */
-    private UnitCryptor helperCryptor;
-    /** The sealed header of the current file secret (not secret: it is stored in the file). */
-    private byte[] header;
     private boolean closed;
 
     /**
@@ -61,7 +57,7 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     private UnitCryptor readHeader() throws IOException {
-        header = new byte[SectorLayout.HEADER];
+        byte[] header = new byte[SectorLayout.HEADER];
         readFully(ByteBuffer.wrap(header), 0);
         try {
             return keys.open(header);
@@ -216,7 +212,6 @@ public final class OpenFile implements java.io.Closeable {
             ContentKeys.Sealed sealed = keys.newFile();
             destroyCryptor();
             cryptor = sealed.cryptor();
-            header = sealed.header();
             if (oldSize == 0) {
                 // Everything written is new: a failure (full disk) leaves the file empty, as it was.
                 restoringLengthOnFailure(0, () -> {
@@ -287,75 +282,31 @@ public final class OpenFile implements java.io.Closeable {
         long last = layout.unitCount(newSize) - 1;
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
+            byte[] plain = buffers.plain();
             byte[] stored = buffers.stored();
-            long first = batchStart;
-            long mid = splitPoint(batchStart, batchEnd, newSize, data);
-            if (mid > batchStart) {
-                UnitCryptor helper = helperCryptor();
-                runBoth(() -> encryptRange(helper, buffers.helperPlain(), mid, batchEnd, first, last, newSize, data, oldUnits, stored),
-                        () -> encryptRange(cryptor, buffers.plain(), first, mid - 1, first, last, newSize, data, oldUnits, stored));
-            } else {
-                encryptRange(cryptor, buffers.plain(), batchStart, batchEnd, batchStart, last, newSize, data, oldUnits, stored);
+            int storedLen = 0;
+            for (long j = batchStart; j <= batchEnd; j++) {
+                long start = SectorLayout.unitStart(j);
+                int len = layout.unitLength(j, newSize);
+                if (data.covers(start, start + len)) {
+                    // The write holds the whole unit: encrypt straight from the caller's bytes.
+                    cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
+                            stored, storedLen);
+                    storedLen += len + layout.overhead();
+                    continue;
+                }
+                java.util.Arrays.fill(plain, 0, len, (byte) 0);
+                for (OldUnit old : oldUnits) {
+                    if (old.index() == j) {
+                        System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
+                    }
+                }
+                data.copyInto(start, len, plain);
+                cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
+                storedLen += len + layout.overhead();
             }
-            int storedLen = storedOffset(batchEnd, batchStart) + layout.storedUnitLength(batchEnd, newSize);
             writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
         }
-    }
-
-    /** Encrypts units {@code [a, b]} of a batch into {@code stored}, at their offsets within the batch. */
-    private void encryptRange(UnitCryptor c, byte[] plain, long a, long b, long batchStart, long last, long newSize,
-                              Overlay data, List<OldUnit> oldUnits, byte[] stored) {
-        for (long j = a; j <= b; j++) {
-            long start = SectorLayout.unitStart(j);
-            int len = layout.unitLength(j, newSize);
-            int storedOff = storedOffset(j, batchStart);
-            if (data.covers(start, start + len)) {
-                // The write holds the whole unit: encrypt straight from the caller's bytes.
-                c.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len, stored, storedOff);
-                continue;
-            }
-            java.util.Arrays.fill(plain, 0, len, (byte) 0);
-            for (OldUnit old : oldUnits) {
-                if (old.index() == j) {
-                    System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
-                }
-            }
-            data.copyInto(start, len, plain);
-            c.encrypt(j, j == last, plain, 0, len, stored, storedOff);
-        }
-    }
-
-    /** Where unit {@code j} starts in a batch buffer: every unit before the file's last is a full one. */
-    private int storedOffset(long j, long batchStart) {
-        return (int) ((j - batchStart) * layout.storedUnitSize());
-    }
-
-    /**
-     * The first unit of the half of a batch that goes to the other core, or {@code batchStart} to keep
-     * it all on this thread: only large batches of units the write covers entirely are split.
-     */
-    private long splitPoint(long batchStart, long batchEnd, long newSize, Overlay data) {
-        long n = batchEnd - batchStart + 1;
-        if (!ParallelCrypto.available() || n < ParallelCrypto.MIN_UNITS) {
-            return batchStart;
-        }
-        long endExclusive = SectorLayout.unitStart(batchEnd) + layout.unitLength(batchEnd, newSize);
-        return data.covers(SectorLayout.unitStart(batchStart), endExclusive) ? batchStart + n / 2 : batchStart;
-    }
-
-    private UnitCryptor helperCryptor() throws IOException {
-        if (helperCryptor == null) {
-            try {
-                helperCryptor = keys.open(header);
-            } catch (AuthenticationFailedException e) {
-                throw new DamagedFileException(cleartextPath, "file header failed authentication");
-            }
-        }
-        return helperCryptor;
-    }
-
-    private static void runBoth(ParallelCrypto.Task other, ParallelCrypto.Task here) throws IOException {
-        ParallelCrypto.runBoth(other, here);
     }
 
     private void retag(long unit, long oldSize, long newSize, byte[] stored) throws IOException {
@@ -385,43 +336,33 @@ public final class OpenFile implements java.io.Closeable {
         for (long batchStart = first; batchStart <= last; batchStart += BATCH) {
             long batchEnd = Math.min(last, batchStart + BATCH - 1);
             long ctStart = layout.storedUnitOffset(batchStart);
-            int ctLen = storedOffset(batchEnd, batchStart) + layout.storedUnitLength(batchEnd, size);
+            int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
             byte[] stored = buffers.stored();
             readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
-            long bs = batchStart;
-            long n = batchEnd - batchStart + 1;
-            boolean split = ParallelCrypto.available() && n >= ParallelCrypto.MIN_UNITS;
-            if (split) {
-                long mid = batchStart + n / 2;
-                UnitCryptor helper = helperCryptor();
-                runBoth(() -> decryptRange(helper, buffers.helperPlain(), mid, batchEnd, bs, fileLast, from, to, out, outOff, stored),
-                        () -> decryptRange(cryptor, buffers.plain(), bs, mid - 1, bs, fileLast, from, to, out, outOff, stored));
-            } else {
-                decryptRange(cryptor, buffers.plain(), batchStart, batchEnd, batchStart, fileLast, from, to, out, outOff, stored);
-            }
-        }
-    }
-
-    /** Decrypts units {@code [a, b]} of a batch and copies the part inside {@code [from, to)} to {@code out}. */
-    private void decryptRange(UnitCryptor c, byte[] plain, long a, long b, long batchStart, long fileLast, long from, long to,
-                              byte[] out, int outOff, byte[] stored) throws DamagedFileException {
-        for (long j = a; j <= b; j++) {
-            int len = layout.unitLength(j, size);
-            long unitStart = SectorLayout.unitStart(j);
-            // A unit the read covers entirely is decrypted straight into the caller's array.
-            boolean direct = from <= unitStart && unitStart + len <= to;
-            byte[] target = direct ? out : plain;
-            int targetOff = direct ? outOff + (int) (unitStart - from) : 0;
-            try {
-                c.decrypt(j, j == fileLast, stored, storedOffset(j, batchStart), len + layout.overhead(), target, targetOff);
-            } catch (AuthenticationFailedException e) {
-                throw new DamagedFileException(cleartextPath, "unit " + j + " failed authentication (bytes " + unitStart + ".."
-                        + (unitStart + len - 1) + ")");
-            }
-            if (!direct) {
+            byte[] plain = buffers.plain();
+            int storedOff = 0;
+            for (long j = batchStart; j <= batchEnd; j++) {
+                int len = layout.unitLength(j, size);
+                long unitStart = SectorLayout.unitStart(j);
+                // A unit the read covers entirely is decrypted straight into the caller's array.
+                boolean direct = from <= unitStart && unitStart + len <= to;
+                byte[] target = direct ? out : plain;
+                int targetOff = direct ? outOff + (int) (unitStart - from) : 0;
+                try {
+                    cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), target, targetOff);
+                } catch (AuthenticationFailedException e) {
+                    throw new DamagedFileException(cleartextPath,
+                            "unit " + j + " failed authentication (bytes " + SectorLayout.unitStart(j) + ".."
+                                    + (SectorLayout.unitStart(j) + len - 1) + ")");
+                }
+                storedOff += len + layout.overhead();
+                if (direct) {
+                    continue;
+                }
                 long copyFrom = Math.max(from, unitStart);
                 long copyTo = Math.min(to, unitStart + len);
-                System.arraycopy(plain, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from), (int) (copyTo - copyFrom));
+                System.arraycopy(plain, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from),
+                        (int) (copyTo - copyFrom));
             }
         }
     }
@@ -445,10 +386,6 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     private void destroyCryptor() {
-        if (helperCryptor != null) {
-            helperCryptor.destroy();
-            helperCryptor = null;
-        }
         if (cryptor != null) {
             cryptor.destroy();
             cryptor = null;

@@ -5,12 +5,10 @@ import dev.coffer.core.crypto.Bytes;
 /** Scratch buffers of one open file, reused under its lock so that streaming I/O does not allocate. */
 final class UnitBuffers {
     private final byte[] plain;
-    private final byte[] helperPlain;
     private final byte[] stored;
 
     UnitBuffers(int batch, int maxStoredUnit) {
         plain = new byte[SectorLayout.SECTOR + SectorLayout.MIN_XTS];
-        helperPlain = new byte[SectorLayout.SECTOR + SectorLayout.MIN_XTS];
         stored = new byte[batch * maxStoredUnit];
     }
 
@@ -19,17 +17,12 @@ final class UnitBuffers {
         return plain;
     }
 
-    /** The same, for the half of a batch that runs on another core. */
-    byte[] helperPlain() {
-        return helperPlain;
-    }
-
     /** Room for a batch of stored units. */
     byte[] stored() {
         return stored;
     }
 
     void wipe() {
-        Bytes.wipe(plain, helperPlain, stored);
+        Bytes.wipe(plain, stored);
     }
 }
