@@ -70,6 +70,41 @@ class OpenFileModelTest {
         f.close();
     }
 
+    /** Requests of 16 to 96 units at random offsets, reads of similar size: many whole batches at once. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void largeWritesAndReadsMatchAByteArray(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Random rnd = new Random(authenticated ? 99 : 77);
+        Path file = tmp.resolve("large.c9r");
+        byte[] model = new byte[0];
+        OpenFile f = open(file, keys);
+        for (int op = 0; op < 300; op++) {
+            long pos = rnd.nextBoolean() ? (long) rnd.nextInt(40) * S : rnd.nextInt(40 * S);
+            int len = 16 * S + rnd.nextInt(80 * S);
+            byte[] data = new byte[len];
+            rnd.nextBytes(data);
+            f.write(ByteBuffer.wrap(data), pos);
+            model = Arrays.copyOf(model, (int) Math.max(model.length, pos + len));
+            System.arraycopy(data, 0, model, (int) pos, len);
+            if (rnd.nextInt(4) == 0) {
+                long n = rnd.nextInt(model.length + 1);
+                f.setSize(n);
+                model = Arrays.copyOf(model, (int) n);
+            }
+            long from = model.length == 0 ? 0 : rnd.nextInt(model.length);
+            int rl = (int) Math.min(model.length - from, 16L * S + rnd.nextInt(60 * S));
+            ByteBuffer buf = ByteBuffer.allocate(rl);
+            f.read(buf, from);
+            assertThat(Arrays.equals(buf.array(), Arrays.copyOfRange(model, (int) from, (int) from + rl)))
+                    .as("op %d", op).isTrue();
+        }
+        f.close();
+        f = open(file, keys);
+        assertThat(readAll(f)).isEqualTo(model);
+        f.close();
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void readsPastTheEndReturnMinusOneAndDirectBuffersWork(boolean authenticated) throws IOException {

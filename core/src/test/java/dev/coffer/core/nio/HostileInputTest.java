@@ -79,6 +79,28 @@ class HostileInputTest {
         }
     }
 
+    @Test
+    void aDamagedUnitInTheSecondHalfOfALargeReadFailsTheRead() throws IOException {
+        Path vaultDir = tmp.resolve("v2");
+        byte[] content = new byte[200 * 4096];
+        new Random(1).nextBytes(content);
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Files.write(fs.getPath("/big.bin"), content);
+        }
+        Path big = largestCiphertextFile(vaultDir);
+        byte[] ct = Files.readAllBytes(big);
+        ct[48 + 30 * (4096 + 32) + 100] ^= 1; // unit 30, inside the first 128 KiB batch
+        Files.write(big, ct);
+        try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "pass phrase".toCharArray(), false);
+             java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(fs.getPath("/big.bin"))) {
+            java.nio.ByteBuffer first = java.nio.ByteBuffer.allocate(128 * 1024);
+            assertThatThrownBy(() -> ch.read(first, 0)).isInstanceOf(DamagedFileException.class).hasMessageContaining("unit 30");
+            java.nio.ByteBuffer later = java.nio.ByteBuffer.allocate(128 * 1024);
+            assertThat(ch.read(later, 32L * 4096)).isEqualTo(128 * 1024); // other batches are fine
+            assertThat(java.util.Arrays.equals(later.array(), java.util.Arrays.copyOfRange(content, 32 * 4096, 64 * 4096))).isTrue();
+        }
+    }
+
     private static Path largestCiphertextFile(Path vaultDir) throws IOException {
         try (Stream<Path> s = Files.walk(vaultDir.resolve("d"))) {
             return s.filter(Files::isRegularFile).max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length())).orElseThrow();
