@@ -99,7 +99,16 @@ class MountKillIT {
         Process p = process("mount", vault.toString(), mnt.toString());
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
-        assertThat(out.readLine()).as("the mount point on stdout").isEqualTo(mnt.toString());
+        String line = out.readLine();
+        if (line == null) {
+            // The mount did not come up: say why (its stderr) instead of only "null".
+            StringBuilder why = new StringBuilder();
+            for (String l = err.readLine(); l != null; l = err.readLine()) {
+                why.append(l).append('\n');
+            }
+            throw new AssertionError("coffer mount printed no mount point; stderr:\n" + why);
+        }
+        assertThat(line).as("the mount point on stdout").isEqualTo(mnt.toString());
         assertThat(MountTable.isMounted(mnt)).isTrue();
         return new Mounted(p, err);
     }

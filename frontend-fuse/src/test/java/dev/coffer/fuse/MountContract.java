@@ -1,5 +1,6 @@
 package dev.coffer.fuse;
 
+import dev.coffer.core.nio.FileSystemContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,12 +29,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Core's behavioural suite (core/src/test/.../FileSystemContract), run through a real FUSE mount
- * with java.nio on the default file system: the same checks, plus the POSIX ones a mount adds
+ * Core's behavioural suite ({@link FileSystemContract}, from core's test-jar), run through a real FUSE
+ * mount with java.nio on the default file system: the same checks, plus the POSIX ones a mount adds
  * (permissions, errno through the kernel). Subclasses supply the tree behind the mount: a plain
  * folder, a vault, a Jimfs folder.
  */
-abstract class MountContract {
+abstract class MountContract extends FileSystemContract {
     @TempDir
     Path tmp;
 
@@ -60,104 +61,9 @@ abstract class MountContract {
         }
     }
 
+    @Override
     protected Path root() {
         return mnt;
-    }
-
-    @Test
-    void writeReadAndSizeAroundUnitBoundaries() throws IOException {
-        Path r = root();
-        int[] sizes = {0, 1, 15, 16, 17, 4095, 4096, 4097, 4096 + 15, 4096 + 16, 8191, 8192, 8193, 3 * 4096 + 7, 300_000,
-            131_072, 131_073, 1_000_000};
-        Random rnd = new Random(1);
-        for (int n : sizes) {
-            byte[] data = new byte[n];
-            rnd.nextBytes(data);
-            Path f = r.resolve("f" + n + ".bin");
-            Files.write(f, data);
-            assertThat(Files.size(f)).as("size of %d", n).isEqualTo(n);
-            assertThat(Files.readAllBytes(f)).isEqualTo(data);
-        }
-        try (Stream<Path> s = Files.list(r)) {
-            assertThat(s.count()).isEqualTo(sizes.length);
-        }
-    }
-
-    @Test
-    void positionalWritesPastTheEndLeaveZerosAndTruncateShrinks() throws IOException {
-        Path f = root().resolve("sparse");
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), 10_000);
-            assertThat(ch.size()).isEqualTo(10_003);
-            ByteBuffer buf = ByteBuffer.allocate(10_003);
-            ch.read(buf, 0);
-            assertThat(buf.get(9_999)).isZero();
-            assertThat(buf.get(10_000)).isEqualTo((byte) 1);
-            ch.truncate(4097);
-            assertThat(ch.size()).isEqualTo(4097);
-            ch.truncate(1_000_000); // never grows
-            assertThat(ch.size()).isEqualTo(4097);
-            assertThat(ch.read(ByteBuffer.allocate(5), 4097)).isEqualTo(-1);
-        }
-        assertThat(Files.size(f)).isEqualTo(4097);
-    }
-
-    @Test
-    void appendAndTwoChannelsSeeEachOthersWrites() throws IOException {
-        Path f = root().resolve("shared.txt");
-        Files.writeString(f, "hello");
-        Files.writeString(f, " world", StandardOpenOption.APPEND);
-        assertThat(Files.readString(f)).isEqualTo("hello world");
-        try (FileChannel a = FileChannel.open(f, StandardOpenOption.WRITE);
-             FileChannel b = FileChannel.open(f, StandardOpenOption.READ)) {
-            a.write(ByteBuffer.wrap("J".getBytes(StandardCharsets.US_ASCII)), 0);
-            ByteBuffer buf = ByteBuffer.allocate(11);
-            b.read(buf, 0);
-            assertThat(new String(buf.array(), StandardCharsets.US_ASCII)).isEqualTo("Jello world");
-        }
-        Files.writeString(f, "x", StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        assertThat(Files.readString(f)).isEqualTo("x");
-    }
-
-    @Test
-    void errorsMatchTheDefaultProvider() throws IOException {
-        Path r = root();
-        assertThatThrownBy(() -> Files.readAllBytes(r.resolve("missing"))).isInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> Files.createDirectory(r.resolve("missing/child"))).isInstanceOf(NoSuchFileException.class);
-        Files.createDirectory(r.resolve("d"));
-        assertThatThrownBy(() -> Files.createDirectory(r.resolve("d"))).isInstanceOf(FileAlreadyExistsException.class);
-        Files.writeString(r.resolve("d/x"), "x");
-        assertThatThrownBy(() -> Files.delete(r.resolve("d"))).isInstanceOf(DirectoryNotEmptyException.class);
-        assertThatThrownBy(() -> Files.writeString(r.resolve("d/x"), "y", StandardOpenOption.CREATE_NEW))
-                .isInstanceOf(FileAlreadyExistsException.class);
-        assertThatThrownBy(() -> Files.delete(r.resolve("nothing"))).isInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> Files.readString(r.resolve("d/x/below")))
-                .isInstanceOf(FileSystemException.class).hasMessageContaining("Not a directory");
-        assertThatThrownBy(() -> Files.writeString(r.resolve("d"), "into a folder"))
-                .isInstanceOf(FileSystemException.class).hasMessageContaining("Is a directory");
-        Files.delete(r.resolve("d/x"));
-        Files.delete(r.resolve("d"));
-        assertThat(Files.exists(r.resolve("d"))).isFalse();
-    }
-
-    @Test
-    void movesReplaceLikeTheDefaultProvider() throws IOException {
-        Path r = root();
-        Files.writeString(r.resolve("a"), "A");
-        Files.writeString(r.resolve("b"), "B");
-        assertThatThrownBy(() -> Files.move(r.resolve("a"), r.resolve("b"))).isInstanceOf(FileAlreadyExistsException.class);
-        Files.move(r.resolve("a"), r.resolve("b"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        assertThat(Files.readString(r.resolve("b"))).isEqualTo("A");
-        assertThat(Files.exists(r.resolve("a"))).isFalse();
-        Files.createDirectories(r.resolve("dir/sub"));
-        Files.writeString(r.resolve("dir/sub/file"), "deep");
-        Files.move(r.resolve("dir"), r.resolve("moved"));
-        assertThat(Files.readString(r.resolve("moved/sub/file"))).isEqualTo("deep");
-        Files.createDirectory(r.resolve("empty"));
-        Files.move(r.resolve("b"), r.resolve("empty"), StandardCopyOption.REPLACE_EXISTING);
-        assertThat(Files.isRegularFile(r.resolve("empty"))).isTrue();
-        assertThatThrownBy(() -> Files.move(r.resolve("empty"), r.resolve("moved"), StandardCopyOption.REPLACE_EXISTING))
-                .isInstanceOf(DirectoryNotEmptyException.class);
     }
 
     @Test
@@ -181,67 +87,6 @@ abstract class MountContract {
                 .isInstanceOf(FileSystemException.class).hasMessageContaining("Invalid argument");
         assertThat(Files.readString(r.resolve("file"))).isEqualTo("file");
         assertThat(Files.isDirectory(r.resolve("full/inside"))).isTrue();
-    }
-
-    @Test
-    void longNamesCanBeCreatedListedAndRenamedBetweenForms() throws IOException {
-        Path r = root();
-        String longName = "l".repeat(200) + ".txt";
-        Files.writeString(r.resolve(longName), "long");
-        Files.createDirectory(r.resolve("d".repeat(180)));
-        Files.writeString(r.resolve("d".repeat(180)).resolve("in"), "in");
-        try (Stream<Path> s = Files.list(r)) {
-            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("d".repeat(180), longName);
-        }
-        Files.move(r.resolve(longName), r.resolve("short.txt"));
-        Files.move(r.resolve("short.txt"), r.resolve("m".repeat(150)));
-        assertThat(Files.readString(r.resolve("m".repeat(150)))).isEqualTo("long");
-        Files.move(r.resolve("d".repeat(180)), r.resolve("shortdir"));
-        assertThat(Files.readString(r.resolve("shortdir/in"))).isEqualTo("in");
-        String max = "é".repeat(127) + "x"; // 255 bytes in UTF-8
-        Files.writeString(r.resolve(max), "max");
-        assertThat(Files.readString(r.resolve(max))).isEqualTo("max");
-        assertThatThrownBy(() -> Files.writeString(r.resolve(max + "y"), "too long"))
-                .isInstanceOf(FileSystemException.class).hasMessageContaining("File name too long");
-    }
-
-    @Test
-    void symlinksAndCopies() throws IOException {
-        Path r = root();
-        Files.writeString(r.resolve("target.txt"), "content");
-        Files.createSymbolicLink(r.resolve("link"), Path.of("target.txt"));
-        assertThat(Files.readSymbolicLink(r.resolve("link")).toString()).isEqualTo("target.txt");
-        assertThat(Files.isSymbolicLink(r.resolve("link"))).isTrue();
-        assertThat(Files.readString(r.resolve("link"))).isEqualTo("content");
-        assertThat(Files.readAttributes(r.resolve("link"), BasicFileAttributes.class).isRegularFile()).isTrue();
-        Files.createSymbolicLink(r.resolve("dangling"), Path.of("nowhere"));
-        assertThat(Files.exists(r.resolve("dangling"))).isFalse();
-        assertThat(Files.exists(r.resolve("dangling"), LinkOption.NOFOLLOW_LINKS)).isTrue();
-        Files.createSymbolicLink(r.resolve("loop"), Path.of("loop"));
-        assertThatThrownBy(() -> Files.readString(r.resolve("loop")))
-                .isInstanceOf(FileSystemException.class).hasMessageContaining("Too many levels of symbolic links");
-        Files.copy(r.resolve("target.txt"), r.resolve("copy.txt"));
-        assertThat(Files.readString(r.resolve("copy.txt"))).isEqualTo("content");
-        Files.delete(r.resolve("link"));
-        assertThat(Files.exists(r.resolve("target.txt"))).isTrue();
-    }
-
-    @Test
-    void timesCanBeSetAndListingsSeeEveryEntryType() throws IOException {
-        Path r = root();
-        Path f = Files.writeString(r.resolve("t"), "t");
-        FileTime t = FileTime.fromMillis(1_600_000_000_123L);
-        Files.setLastModifiedTime(f, t);
-        assertThat(Files.getLastModifiedTime(f).toMillis()).isEqualTo(t.toMillis());
-        Files.createDirectory(r.resolve("dir"));
-        Files.createSymbolicLink(r.resolve("sym"), Path.of("t"));
-        try (Stream<Path> s = Files.list(r)) {
-            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
-            assertThat(names).containsExactly("dir", "sym", "t");
-        }
-        assertThat(Files.isDirectory(r.resolve("dir"))).isTrue();
-        assertThat(Files.isSameFile(f, r.resolve("dir/../t"))).isTrue();
     }
 
     @Test

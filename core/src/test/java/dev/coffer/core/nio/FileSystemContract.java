@@ -26,13 +26,13 @@ import org.junit.jupiter.api.Test;
  * The behaviour every backend must share with the default provider. Subclasses supply the root:
  * a plain folder (the reference), a vault on a temp dir, a vault on Jimfs, a FUSE mount.
  */
-abstract class FileSystemContract {
+public abstract class FileSystemContract {
 
     /** An empty, writable folder of the file system under test. */
     protected abstract Path root() throws IOException;
 
     @Test
-    void writeReadAndSizeAroundUnitBoundaries() throws IOException {
+    public void writeReadAndSizeAroundUnitBoundaries() throws IOException {
         Path r = root();
         int[] sizes = {0, 1, 15, 16, 17, 4095, 4096, 4097, 4096 + 15, 4096 + 16, 8191, 8192, 8193, 3 * 4096 + 7, 300_000};
         Random rnd = new Random(1);
@@ -50,7 +50,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void positionalWritesPastTheEndLeaveZerosAndTruncateShrinks() throws IOException {
+    public void positionalWritesPastTheEndLeaveZerosAndTruncateShrinks() throws IOException {
         Path f = root().resolve("sparse");
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), 10_000);
@@ -69,7 +69,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void appendAndTwoChannelsSeeEachOthersWrites() throws IOException {
+    public void appendAndTwoChannelsSeeEachOthersWrites() throws IOException {
         Path f = root().resolve("shared.txt");
         Files.writeString(f, "hello");
         Files.writeString(f, " world", StandardOpenOption.APPEND);
@@ -86,7 +86,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void errorsMatchTheDefaultProvider() throws IOException {
+    public void errorsMatchTheDefaultProvider() throws IOException {
         Path r = root();
         assertThatThrownBy(() -> Files.readAllBytes(r.resolve("missing"))).isInstanceOf(NoSuchFileException.class);
         assertThatThrownBy(() -> Files.createDirectory(r.resolve("missing/child"))).isInstanceOf(NoSuchFileException.class);
@@ -103,7 +103,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void movesReplaceLikeTheDefaultProvider() throws IOException {
+    public void movesReplaceLikeTheDefaultProvider() throws IOException {
         Path r = root();
         Files.writeString(r.resolve("a"), "A");
         Files.writeString(r.resolve("b"), "B");
@@ -123,7 +123,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void longNamesCanBeCreatedListedAndRenamedBetweenForms() throws IOException {
+    public void longNamesCanBeCreatedListedAndRenamedBetweenForms() throws IOException {
         Path r = root();
         String longName = "l".repeat(200) + ".txt";
         Files.writeString(r.resolve(longName), "long");
@@ -145,7 +145,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void symlinksAndCopies() throws IOException {
+    public void symlinksAndCopies() throws IOException {
         Path r = root();
         Files.writeString(r.resolve("target.txt"), "content");
         Files.createSymbolicLink(r.resolve("link"), r.getFileSystem().getPath("target.txt"));
@@ -163,7 +163,7 @@ abstract class FileSystemContract {
     }
 
     @Test
-    void timesCanBeSetAndListingsSeeEveryEntryType() throws IOException {
+    public void timesCanBeSetAndListingsSeeEveryEntryType() throws IOException {
         Path r = root();
         Path f = Files.writeString(r.resolve("t"), "t");
         FileTime t = FileTime.fromMillis(1_600_000_000_000L);
