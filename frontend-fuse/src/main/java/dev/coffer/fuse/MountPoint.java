@@ -106,17 +106,30 @@ final class MountPoint {
         }
     }
 
-    /** A mount that cannot even be stat'ed because nobody serves it any more. */
+    /**
+     * A mount nobody serves any more ("Transport endpoint is not connected"). A stat alone is not
+     * enough: for up to the attribute timeout (1 s) after the server died, the kernel answers a stat of
+     * the mount's root from its cache. Opening the folder always asks the server.
+     */
     static boolean isStale(Path folder) {
         try {
             Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class);
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(folder)) {
+                s.iterator().hasNext();
+            }
             return false;
         } catch (FileSystemException e) {
-            String reason = String.valueOf(e.getReason());
-            return reason.contains("not connected") || reason.contains("connection abort");
+            return notConnected(e);
+        } catch (java.nio.file.DirectoryIteratorException e) {
+            return e.getCause() instanceof FileSystemException f && notConnected(f);
         } catch (IOException e) {
             return false;
         }
+    }
+
+    private static boolean notConnected(FileSystemException e) {
+        String reason = String.valueOf(e.getReason());
+        return reason.contains("not connected") || reason.contains("connection abort");
     }
 
     private static boolean isEmpty(Path dir) throws IOException {
