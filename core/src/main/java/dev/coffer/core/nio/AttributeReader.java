@@ -2,7 +2,6 @@ package dev.coffer.core.nio;
 
 import dev.coffer.core.content.OpenFile;
 import dev.coffer.core.content.SectorLayout;
-import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.PathMapper;
 import java.io.IOException;
@@ -49,9 +48,7 @@ final class AttributeReader {
                 return new CofferAttributes(CofferAttributes.Kind.SYMLINK, size, ct, null);
             }
             default -> {
-                CiphertextDirectory dir = mapper.open(e, l.display());
-                Path storage = Files.isDirectory(dir.storage()) ? dir.storage() : e.entryPath();
-                return ofDirectory(storage, l);
+                return ofDirectory(folderCarrier(l), l);
             }
         }
     }
@@ -81,10 +78,15 @@ final class AttributeReader {
             return mapper.root().storage();
         }
         Entry e = l.entry();
-        if (e.type() == dev.coffer.core.names.EntryType.DIRECTORY) {
-            Path storage = mapper.open(e, l.display()).storage();
-            return Files.isDirectory(storage) ? storage : e.entryPath();
-        }
-        return e.payload();
+        return e.type() == dev.coffer.core.names.EntryType.DIRECTORY ? folderCarrier(l) : e.payload();
+    }
+
+    /**
+     * A folder's storage folder (from the mapper's path cache, so a stat does not re-read
+     * {@code dir.c9r}), or its entry folder when the storage folder is missing (damaged pointer).
+     */
+    private Path folderCarrier(Located l) throws IOException {
+        Path storage = mapper.directory(l.path().nfcNames()).storage();
+        return Files.isDirectory(storage) ? storage : l.entry().entryPath();
     }
 }
