@@ -28,6 +28,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
+    /** Batches of at least this many units are encrypted on two cores ({@link CryptoWorkers}). */
+    private static final int SPLIT_MIN_UNITS = 16;
 
     private final FileChannel ciphertext;
     private final ContentKeys keys;
@@ -326,31 +328,93 @@ public final class OpenFile implements java.io.Closeable {
         long last = layout.unitCount(newSize) - 1;
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
-            byte[] plain = buffers.plain();
             byte[] stored = buffers.stored();
-            int storedLen = 0;
-            for (long j = batchStart; j <= batchEnd; j++) {
-                long start = SectorLayout.unitStart(j);
-                int len = layout.unitLength(j, newSize);
-                if (data.covers(start, start + len)) {
-                    // The write holds the whole unit: encrypt straight from the caller's bytes.
-                    cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
-                            stored, storedLen);
-                    storedLen += len + layout.overhead();
-                    continue;
-                }
-                java.util.Arrays.fill(plain, 0, len, (byte) 0);
-                for (OldUnit old : oldUnits) {
-                    if (old.index() == j) {
-                        System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
-                    }
-                }
-                data.copyInto(start, len, plain);
-                cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
-                storedLen += len + layout.overhead();
+            int storedLen;
+            if (batchEnd - batchStart + 1 >= SPLIT_MIN_UNITS && CryptoWorkers.available()) {
+                storedLen = encryptSplit(batchStart, batchEnd, last, newSize, data, oldUnits, stored);
+            } else {
+                storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits, stored, 0);
             }
             writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
         }
+    }
+
+    /**
+     * Encrypts a large batch on two cores: its second half on a {@link CryptoWorkers} thread with a
+     * spare cryptor (free: the write lock keeps reads out), its first half here; returns the stored length.
+     */
+    private int encryptSplit(long batchStart, long batchEnd, long last, long newSize, Overlay data, List<OldUnit> oldUnits,
+            byte[] stored) throws IOException {
+        long mid = batchStart + (batchEnd - batchStart + 1) / 2;
+        int midOffset = (int) (layout.storedUnitOffset(mid) - layout.storedUnitOffset(batchStart));
+        Decryptor helper = spareDecryptors.pollFirst();
+        if (helper == null) {
+            helper = new Decryptor(openHeader(header), new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS));
+        }
+        Decryptor second = helper;
+        java.util.concurrent.Future<Integer> secondHalf = CryptoWorkers.submit(() -> encryptUnits(second.cryptor(),
+                second.buffers().plain(), mid, batchEnd, last, newSize, data, oldUnits, stored, midOffset));
+        try {
+            int firstLen = encryptUnits(cryptor, buffers.plain(), batchStart, mid - 1, last, newSize, data, oldUnits, stored, 0);
+            return firstLen + secondHalf.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while encrypting " + cleartextPath);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("encrypting " + cleartextPath + " failed", e.getCause());
+        } finally {
+            awaitQuietly(secondHalf);
+            spareDecryptors.addFirst(second);
+        }
+    }
+
+    /** Waits for {@code task} to end (however it ends), so that its cryptor and buffer are free again. */
+    private static void awaitQuietly(java.util.concurrent.Future<?> task) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Encrypts units {@code [first, lastOfRange]} with {@code cryptor} into {@code stored} from
+     * {@code storedOff}, using {@code plain} as scratch for units the write covers only in part;
+     * returns the bytes stored.
+     */
+    private int encryptUnits(UnitCryptor cryptor, byte[] plain, long first, long lastOfRange, long last, long newSize,
+            Overlay data, List<OldUnit> oldUnits, byte[] stored, int storedOff) {
+        int storedLen = storedOff;
+        for (long j = first; j <= lastOfRange; j++) {
+            long start = SectorLayout.unitStart(j);
+            int len = layout.unitLength(j, newSize);
+            if (data.covers(start, start + len)) {
+                // The write holds the whole unit: encrypt straight from the caller's bytes.
+                cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
+                        stored, storedLen);
+                storedLen += len + layout.overhead();
+                continue;
+            }
+            java.util.Arrays.fill(plain, 0, len, (byte) 0);
+            for (OldUnit old : oldUnits) {
+                if (old.index() == j) {
+                    System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
+                }
+            }
+            data.copyInto(start, len, plain);
+            cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
+            storedLen += len + layout.overhead();
+        }
+        return storedLen - storedOff;
     }
 
     private void retag(long unit, long oldSize, long newSize, byte[] stored) throws IOException {
