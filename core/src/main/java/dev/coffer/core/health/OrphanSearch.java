@@ -47,6 +47,12 @@ final class OrphanSearch {
                 continue;
             }
             String id = small.dirIdIn(storage.resolve(DirectoryLister.DIRID_FILE));
+            if (holdsNothing(storage)) {
+                walk.report(FindingKind.ORPHAN_FOLDER, null, storage, (id == null ? "" : "directory ID " + id + ", ")
+                        + "empty (nothing but dirid.c9r or temporary files), and no folder points to it (an interrupted folder "
+                        + "creation or deletion); repair removes it", walk.repairs.removeEmptyOrphan(storage));
+                continue;
+            }
             if (id != null && !id.isEmpty() && keys.mapper.storageOf(id).equals(storage) && !walk.isClaimed(id)) {
                 known.put(id, storage);
             } else {
@@ -74,16 +80,17 @@ final class OrphanSearch {
         }
     }
 
+    /** True if {@code storage} holds no entry: only {@code dirid.c9r} and temporary files, or nothing. */
+    static boolean holdsNothing(Path storage) throws IOException {
+        return DirectoryLister.sortedNames(storage).stream()
+                .allMatch(n -> n.equals(DirectoryLister.DIRID_FILE) || n.startsWith(AtomicFiles.TEMP_PREFIX));
+    }
+
     private void adopt(String id, Path storage, StorageInspector inspector) throws IOException {
         List<String> content = DirectoryLister.sortedNames(storage);
         String shown = "/" + LostAndFound.NAME + "/" + id;
-        if (content.equals(List.of(DirectoryLister.DIRID_FILE))) {
-            walk.report(FindingKind.ORPHAN_FOLDER, null, storage, "directory ID " + id + ", empty: no folder points to it "
-                    + "(an interrupted folder creation); repair removes it", walk.repairs.removeEmptyOrphan(storage));
-        } else {
-            walk.report(FindingKind.ORPHAN_FOLDER, null, storage, "directory ID " + id + ", " + (content.size() - 1)
-                    + " item(s): no folder points to it; repair adopts it as " + shown, walk.repairs.adoptOrphan(id));
-        }
+        walk.report(FindingKind.ORPHAN_FOLDER, null, storage, "directory ID " + id + ", " + (content.size() - 1)
+                + " item(s): no folder points to it; repair adopts it as " + shown, walk.repairs.adoptOrphan(id));
         walk.claim(id, shown);
         walk.visitLater(new Folder(new CiphertextDirectory(id, storage, Set.of()), shown));
         walk.drain(inspector);

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Plans and makes the health check's repairs. Each change is one the format already knows how to
@@ -100,16 +99,20 @@ final class Repairs {
         resolver.resolve(keys.lister.list(dir));
     }
 
-    /** Removes a storage folder only while it still holds nothing but {@code dirid.c9r}. */
+    /**
+     * Removes an orphan storage folder only while it still holds nothing but {@code dirid.c9r} and
+     * temporary files: no entry, so nothing is lost, and nothing can reach what is being written there.
+     */
     private void doRemoveEmptyOrphan(Path storage) throws IOException {
         if (!Files.isDirectory(storage)) {
             return;
         }
-        List<String> names = DirectoryLister.sortedNames(storage);
-        if (!names.equals(List.of(DirectoryLister.DIRID_FILE))) {
+        if (!OrphanSearch.holdsNothing(storage)) {
             throw new IOException(keys.relative(storage) + " is no longer empty; left alone");
         }
-        Files.delete(storage.resolve(DirectoryLister.DIRID_FILE));
+        for (String name : DirectoryLister.sortedNames(storage)) {
+            Files.delete(storage.resolve(name));
+        }
         Files.delete(storage);
         Path parent = storage.getParent();
         if (DirectoryLister.sortedNames(parent).isEmpty()) {

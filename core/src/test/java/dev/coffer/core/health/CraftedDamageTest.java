@@ -85,6 +85,19 @@ class CraftedDamageTest {
     }
 
     @Test
+    void theStorageFolderOfAnInterruptedFolderCreationIsRemoved() throws IOException {
+        // Killed between creating the storage folder and renaming its dirid.c9r into place (CrashSafetyIT found it).
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path storage = Files.createDirectories(v.vault.resolve("d/AB/CDEFGHIJKLMNOPQRSTUVWXYZ234567"));
+        Files.write(storage.resolve(".coffer-tmp-0123456789abcdef"), new byte[] {1, 2, 3});
+        Finding f = only(v.check());
+        assertThat(f.kind()).isEqualTo(FindingKind.ORPHAN_FOLDER);
+        assertThat(f.repairable()).isTrue();
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(storage.getParent()).doesNotExist();
+    }
+
+    @Test
     void anOrphanWithoutDirIdIsReportedAndLeftAlone() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path storage = v.storage("/docs/deep");
