@@ -113,6 +113,10 @@ final class EntryInspector {
     }
 
     private void payload(Folder f, String path, Path payload, EntryType type, boolean fromCopy) throws IOException {
+        if (!Files.isRegularFile(payload, LinkOption.NOFOLLOW_LINKS)) {
+            walk.report(FindingKind.UNREADABLE, path, payload, "the payload file is no regular file; skipped, never deleted", null);
+            return;
+        }
         switch (type) {
             case FILE -> file(path, payload);
             case SYMLINK -> {
@@ -133,8 +137,14 @@ final class EntryInspector {
         }
     }
 
-    private void file(String path, Path payload) throws IOException {
-        ContentVerifier.Problem problem = verifier.verify(payload);
+    private void file(String path, Path payload) {
+        ContentVerifier.Problem problem;
+        try {
+            problem = verifier.verify(payload);
+        } catch (IOException e) {
+            walk.report(FindingKind.UNREADABLE, path, payload, "could not be read: " + Walk.reason(e), null);
+            return;
+        }
         if (problem != null) {
             walk.report(problem.kind(), path, payload, problem.detail() + "; listed, never deleted", null);
         }

@@ -49,6 +49,8 @@ public enum FindingKind {
     FOREIGN_FILE(Severity.WARNING, "foreign file"),
     /** A left-over temporary file of an interrupted atomic write. */
     TEMPORARY_FILE(Severity.INFO, "left-over temporary file"),
+    /** A file or folder the check could not read (an I/O error, a payload that is no regular file). */
+    UNREADABLE(Severity.ERROR, "cannot be read"),
     /** A sync-conflict copy of {@code vault.coffer} or a masterkey file in the vault root. */
     ROOT_FILE_COPY(Severity.WARNING, "conflict copy of a vault root file");
 

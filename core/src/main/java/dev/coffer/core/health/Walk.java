@@ -95,11 +95,16 @@ final class Walk {
     }
 
     /** Visits every queued folder, and the folders their pointers lead to. */
-    void drain(StorageInspector inspector) throws IOException {
+    void drain(StorageInspector inspector) {
         while (!queue.isEmpty()) {
             Folder f = queue.poll();
             if (visited.add(f.dir().storage().toAbsolutePath().normalize())) {
-                inspector.inspect(f);
+                try {
+                    inspector.inspect(f);
+                } catch (IOException e) {
+                    // One unreadable folder must not end the check of the others.
+                    report(FindingKind.UNREADABLE, f.cleartextPath(), f.dir().storage(), "could not be read completely: " + reason(e), null);
+                }
             }
         }
     }
@@ -116,6 +121,14 @@ final class Walk {
             report(FindingKind.TEMPORARY_FILE, cleartextPath, p,
                     "younger than 24 hours (a write may still be under way on another device); left alone", null);
         }
+    }
+
+    /** An I/O error's reason without the absolute paths that its message may hold. */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException fse) {
+            return e.getClass().getSimpleName() + (fse.getReason() == null ? "" : " (" + fse.getReason() + ")");
+        }
+        return e.getClass().getSimpleName();
     }
 
     HealthReport report() {

@@ -193,6 +193,20 @@ class CraftedDamageTest {
     }
 
     @Test
+    void aPayloadThatIsNoRegularFileIsUnreadableAndTheCheckGoesOn() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        String longFile = "/docs/" + "long name ".repeat(20) + ".txt";
+        Path contents = v.entry(longFile).resolve("contents.c9r");
+        Files.delete(contents);
+        Files.createDirectory(contents);
+        flip(v.entry("/big.bin"), 20);
+        HealthReport report = v.check();
+        assertThat(report.findings()).extracting(Finding::kind, Finding::cleartextPath).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple(FindingKind.UNREADABLE, longFile),
+                org.assertj.core.groups.Tuple.tuple(FindingKind.DAMAGED_HEADER, "/big.bin"));
+    }
+
+    @Test
     void aConflictCopyIsResolvedAsSpec6Says() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path report = v.entry("/docs/report.txt");
