@@ -31,8 +31,17 @@ final class ContentVerifier {
         this.layout = keys.layout();
     }
 
-    /** What is wrong with the file's content. */
-    record Problem(FindingKind kind, String detail) {}
+    /**
+     * What is wrong with the file's content.
+     *
+     * @param headerOnly true for a file of exactly one authentic header and no unit: the first write
+     *                   to an empty file, interrupted after its header (it holds no content at all)
+     */
+    record Problem(FindingKind kind, String detail, boolean headerOnly) {
+        Problem(FindingKind kind, String detail) {
+            this(kind, detail, false);
+        }
+    }
 
     /** The problem with the content file {@code payload}, or null if it verifies. */
     Problem verify(Path payload) throws IOException {
@@ -40,6 +49,10 @@ final class ContentVerifier {
             long length = ch.size();
             long size = layout.cleartextSize(length);
             if (size < 0) {
+                if (length == SectorLayout.HEADER && authenticHeader(ch)) {
+                    return new Problem(FindingKind.IMPOSSIBLE_SIZE, "only a file header and no content: the first write to this "
+                            + "empty file was interrupted; repair empties it again (it holds nothing)", true);
+                }
                 return new Problem(FindingKind.IMPOSSIBLE_SIZE, "ciphertext length " + length + " is impossible for "
                         + mode() + " (spec 5.3)");
             }
@@ -61,6 +74,19 @@ final class ContentVerifier {
             } finally {
                 cryptor.destroy();
             }
+        }
+    }
+
+    private boolean authenticHeader(FileChannel ch) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(SectorLayout.HEADER);
+        if (!readFully(ch, header, 0)) {
+            return false;
+        }
+        try {
+            keys.open(header.array()).destroy();
+            return true;
+        } catch (AuthenticationFailedException e) {
+            return false;
         }
     }
 

@@ -145,7 +145,9 @@ final class EntryInspector {
             walk.report(FindingKind.UNREADABLE, path, payload, "could not be read: " + Walk.reason(e), null);
             return;
         }
-        if (problem != null) {
+        if (problem != null && problem.headerOnly()) {
+            walk.report(problem.kind(), path, payload, problem.detail(), walk.repairs.emptyHeaderOnlyFile(payload));
+        } else if (problem != null) {
             walk.report(problem.kind(), path, payload, problem.detail() + "; listed, never deleted", null);
         }
     }

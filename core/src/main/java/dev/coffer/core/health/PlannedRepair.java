@@ -4,14 +4,15 @@ import java.io.IOException;
 
 /**
  * One change {@code --repair} will make, described for people before it is made. Repairs run in the
- * order of their {@link Step}: pointers and {@code dirid.c9r} first, so that later steps see a
+ * order of their {@link Step}: pointers and {@code dirid.c9r} first, then names, so that later steps see a
  * sound tree; orphans last, so that LOST+FOUND adopts folders whose own conflicts are resolved.
  */
 public final class PlannedRepair {
     /** The order repairs run in. */
     enum Step {
         STORAGE,
-        NAME_FILE,
+        NAMES,
+        FILES,
         CONFLICTS,
         ORPHANS,
         TEMPORARY_FILES

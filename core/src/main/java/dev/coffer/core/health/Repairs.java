@@ -1,16 +1,25 @@
 package dev.coffer.core.health;
 
+import dev.coffer.core.content.SectorLayout;
 import dev.coffer.core.health.PlannedRepair.Step;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.ConflictResolver;
 import dev.coffer.core.names.DirectoryLister;
+import dev.coffer.core.names.EntryMoves;
+import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.LongNames;
+import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.nio.CleartextComparison;
 import dev.coffer.core.util.AtomicFiles;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Plans and makes the health check's repairs. Each change is one the format already knows how to
@@ -41,7 +50,7 @@ final class Repairs {
     }
 
     PlannedRepair writeNameFile(Path entry, String c9rName) {
-        return new PlannedRepair(Step.NAME_FILE, "name:" + entry, "write " + keys.relative(entry.resolve(LongNames.NAME_FILE))
+        return new PlannedRepair(Step.NAMES, "name:" + entry, "write " + keys.relative(entry.resolve(LongNames.NAME_FILE))
                 + " with the name recovered from a copy in that folder", r -> r.doWriteNameFile(entry, c9rName));
     }
 
@@ -60,6 +69,16 @@ final class Repairs {
     PlannedRepair removeEmptyOrphan(Path storage) {
         return new PlannedRepair(Step.ORPHANS, "orphan:" + storage, "remove the empty orphan storage folder "
                 + keys.relative(storage), r -> r.doRemoveEmptyOrphan(storage));
+    }
+
+    PlannedRepair renameToNfc(Folder folder, String nfcName, Path entry, boolean shortened) {
+        return new PlannedRepair(Step.NAMES, "nfc:" + entry, "store " + keys.relative(entry) + " under the encryption of its NFC name",
+                r -> r.doRenameToNfc(folder, nfcName, entry, shortened));
+    }
+
+    PlannedRepair emptyHeaderOnlyFile(Path file) {
+        return new PlannedRepair(Step.FILES, "empty:" + file, "empty " + keys.relative(file)
+                + ", which holds only the header of an interrupted first write", r -> r.doEmptyHeaderOnlyFile(file));
     }
 
     PlannedRepair removeTemporaryFile(Path file) {
@@ -89,6 +108,35 @@ final class Repairs {
             throw new IOException("the recovered name does not match " + keys.relative(entry));
         }
         AtomicFiles.write(entry.resolve(LongNames.NAME_FILE), c9rName.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** Moves the entry to the slot of its NFC name, unless that slot is taken (then it stays as it is). */
+    private void doRenameToNfc(Folder folder, String nfcName, Path entry, boolean shortened) throws IOException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        EntryType type = PathMapper.typeOf(entry, shortened, attrs);
+        if (type == null) {
+            throw new IOException(keys.relative(entry) + " is incomplete; left as it is");
+        }
+        if (!EntryMoves.move(entry, shortened, type, keys.mapper.slot(folder.dir(), nfcName))) {
+            throw new IOException("the NFC name of " + keys.relative(entry) + " is taken; left as it is");
+        }
+        AtomicFiles.syncDirectory(folder.dir().storage());
+    }
+
+    /** Truncates a file to 0 bytes (a valid empty file) only while it is still exactly one header long. */
+    private void doEmptyHeaderOnlyFile(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            if (ch.size() != SectorLayout.HEADER) {
+                throw new IOException(keys.relative(file) + " changed since the check; left as it is");
+            }
+            ch.truncate(0);
+            ch.force(true);
+        }
     }
 
     private void doResolveConflicts(CiphertextDirectory dir) throws IOException {

@@ -152,7 +152,9 @@ final class StorageInspector {
         String path = f.child(name);
         boolean first = taken.add(name);
         if (!name.equals(rawName)) {
-            walk.report(FindingKind.NON_NFC_NAME, path, p, "stored in a non-NFC form by another tool; listed under its NFC form", null);
+            boolean free = first && !Files.exists(keys.mapper.slot(f.dir(), name).entryPath(), LinkOption.NOFOLLOW_LINKS);
+            walk.report(FindingKind.NON_NFC_NAME, path, p, "stored in a non-NFC form by another tool; listed under its NFC form"
+                    + (free ? "; repair stores it under its NFC form (spec 4)" : ""), free ? walk.repairs.renameToNfc(f, name, p, shortened) : null);
         }
         if (!first) {
             walk.report(FindingKind.DUPLICATE_NAME, path, p,

@@ -207,6 +207,27 @@ class CraftedDamageTest {
     }
 
     @Test
+    void aNameStoredInNfdIsStoredInNfcByRepair() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.write(fs.getPath("/docs/\u00c5ngstr\u00f6m.txt"), HealthFixture.content(9, 300));
+        }
+        Path nfc = v.entry("/docs/\u00c5ngstr\u00f6m.txt");
+        Path nfd = nfc.resolveSibling(v.encryptedName("/docs", "A\u030angstro\u0308m.txt"));
+        Files.move(nfc, nfd); // as another tool would have stored it
+        Finding f = only(v.check());
+        assertThat(f.kind()).isEqualTo(FindingKind.NON_NFC_NAME);
+        assertThat(f.cleartextPath()).isEqualTo("/docs/\u00c5ngstr\u00f6m.txt");
+        assertThat(f.repairable()).isTrue();
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(nfc).exists();
+        assertThat(nfd).doesNotExist();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readAllBytes(fs.getPath("/docs/\u00c5ngstr\u00f6m.txt"))).isEqualTo(HealthFixture.content(9, 300));
+        }
+    }
+
+    @Test
     void aConflictCopyIsResolvedAsSpec6Says() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path report = v.entry("/docs/report.txt");
@@ -243,6 +264,30 @@ class CraftedDamageTest {
         assertThat(report.findings()).noneMatch(Finding::repairable);
         assertThat(v.repairAndCheck().findings()).hasSize(3);
         assertThat(Snapshots.of(v.vault)).isEqualTo(before);
+    }
+
+    @Test
+    void aFileHoldingOnlyTheHeaderOfAnInterruptedFirstWriteIsEmptied() throws IOException {
+        // A kill between writing a new file's header and its first unit (CrashSafetyIT found it, seed 77).
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path report = v.entry("/docs/report.txt");
+        Path big = v.entry("/big.bin");
+        try (FileChannel ch = FileChannel.open(report, StandardOpenOption.WRITE)) {
+            ch.truncate(48);
+        }
+        try (FileChannel ch = FileChannel.open(big, StandardOpenOption.WRITE)) {
+            ch.truncate(48);
+        }
+        flip(big, 5); // a header that does not authenticate: not ours to empty
+        HealthReport report1 = v.check();
+        assertThat(report1.findings()).extracting(Finding::kind, Finding::cleartextPath, Finding::repairable).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple(FindingKind.IMPOSSIBLE_SIZE, "/docs/report.txt", true),
+                org.assertj.core.groups.Tuple.tuple(FindingKind.IMPOSSIBLE_SIZE, "/big.bin", false));
+        assertThat(v.repairAndCheck().findings()).extracting(Finding::cleartextPath).containsExactly("/big.bin");
+        assertThat(report).isEmptyFile();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readAllBytes(fs.getPath("/docs/report.txt"))).isEmpty();
+        }
     }
 
     @Test

@@ -84,6 +84,15 @@ final class HealthFixture {
         }
     }
 
+    /** The on-disk name {@code cleartextName} (taken as it is, not normalised) gets in the folder {@code folderPath}. */
+    String encryptedName(String folderPath, String cleartextName) throws IOException {
+        List<String> parts = folderPath.equals("/") ? List.of() : Arrays.asList(folderPath.substring(1).split("/"));
+        try (UnlockedVault u = unlock(); VaultKeys keys = new VaultKeys(u)) {
+            String dirId = keys.mapper.directory(parts).dirId();
+            return keys.longNames.onDiskName(keys.names.encrypt(cleartextName, dirId));
+        }
+    }
+
     /** The storage folder of the cleartext folder {@code path}. */
     Path storage(String path) throws IOException {
         List<String> parts = path.equals("/") ? List.of() : Arrays.asList(path.substring(1).split("/"));
