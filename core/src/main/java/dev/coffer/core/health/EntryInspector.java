@@ -77,7 +77,9 @@ final class EntryInspector {
                 walk.report(FindingKind.FOREIGN_FILE, null, p.resolve(inner), "not part of the vault format; never deleted", null);
             }
         }
-        if (types.size() != 1) {
+        if (types.isEmpty() && holdsNothing(p, shortened)) {
+            emptyEntry(path, p);
+        } else if (types.size() != 1) {
             walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, (types.isEmpty() ? "no payload file" : "several payload files " + types)
                     + " (spec 4); skipped by listings, never deleted", null);
         }
@@ -86,6 +88,32 @@ final class EntryInspector {
         }
         for (String copy : copies) {
             decoratedCopy(f, path, p, copy, resolvable && types.size() == 1, fromCopy);
+        }
+    }
+
+    /** True if the entry folder holds no payload and nothing else but its {@code name.c9s} and temporary files. */
+    static boolean holdsNothing(Path entry, boolean shortened) throws IOException {
+        for (String inner : DirectoryLister.sortedNames(entry)) {
+            if (!(inner.startsWith(AtomicFiles.TEMP_PREFIX) || shortened && inner.equals(LongNames.NAME_FILE))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * An entry folder that holds nothing: an interrupted mkdir or rmdir here, or a folder a sync
+     * client has not filled yet. Like a temporary file (spec 6), it is removed only once it is a
+     * day old, so that a sync in progress can still complete it.
+     */
+    private void emptyEntry(String path, Path p) throws IOException {
+        if (small.olderThanADay(p)) {
+            walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, "an entry folder holding no payload and nothing else, older than"
+                    + " 24 hours (an interrupted folder creation or removal); repair removes it", walk.repairs.removeEmptyEntry(p));
+        } else {
+            walk.report(FindingKind.INCOMPLETE_ENTRY, Severity.INFO, path, p, "an entry folder holding no payload and nothing"
+                    + " else (an interrupted folder creation or removal, or a sync in progress); removed by repair once it is a day"
+                    + " old", null);
         }
     }
 

@@ -81,6 +81,11 @@ final class Repairs {
                 + ", which holds only the header of an interrupted first write", r -> r.doEmptyHeaderOnlyFile(file));
     }
 
+    PlannedRepair removeEmptyEntry(Path entry) {
+        return new PlannedRepair(Step.FILES, "entry:" + entry, "remove the empty entry folder " + keys.relative(entry),
+                r -> r.doRemoveEmptyEntry(entry));
+    }
+
     PlannedRepair removeTemporaryFile(Path file) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + file, "remove the left-over temporary file " + keys.relative(file),
                 r -> Files.deleteIfExists(file));
@@ -126,6 +131,21 @@ final class Repairs {
             throw new IOException("the NFC name of " + keys.relative(entry) + " is taken; left as it is");
         }
         AtomicFiles.syncDirectory(folder.dir().storage());
+    }
+
+    /** Removes an entry folder only while it still holds nothing but {@code name.c9s} and temporary files. */
+    private void doRemoveEmptyEntry(Path entry) throws IOException {
+        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!EntryInspector.holdsNothing(entry, entry.getFileName().toString().endsWith(LongNames.C9S))) {
+            throw new IOException(keys.relative(entry) + " is no longer empty; left alone");
+        }
+        for (String name : DirectoryLister.sortedNames(entry)) {
+            Files.delete(entry.resolve(name));
+        }
+        Files.delete(entry);
+        AtomicFiles.syncDirectory(entry.getParent());
     }
 
     /** Truncates a file to 0 bytes (a valid empty file) only while it is still exactly one header long. */

@@ -156,6 +156,28 @@ class CraftedDamageTest {
     }
 
     @Test
+    void anEmptyEntryFolderIsANoteForADayThenRemovedByRepair() throws IOException {
+        // rmdir killed after dir.c9r was removed and before the entry folder was (CrashSafetyIT found it, seed 77).
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path entry = v.entry("/empty");
+        Path storage = v.storage("/empty");
+        deleteTree(storage);
+        Files.delete(entry.resolve("dir.c9r"));
+        Finding young = only(v.check());
+        assertThat(young.kind()).isEqualTo(FindingKind.INCOMPLETE_ENTRY);
+        assertThat(young.severity()).isEqualTo(Severity.INFO);
+        assertThat(young.repairable()).isFalse();
+        assertThat(only(v.repairAndCheck())).isEqualTo(young);
+
+        Files.setLastModifiedTime(entry, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        Finding old = only(v.check());
+        assertThat(old.severity()).isEqualTo(Severity.WARNING);
+        assertThat(old.repairable()).isTrue();
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(entry).doesNotExist();
+    }
+
+    @Test
     void aMissingNameFileIsRestoredFromACopyAndOtherwiseReported() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         String longFile = "/docs/" + "long name ".repeat(20) + ".txt";
