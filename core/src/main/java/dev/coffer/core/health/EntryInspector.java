@@ -106,7 +106,7 @@ final class EntryInspector {
      * client has not filled yet. Like a temporary file (spec 6), it is removed only once it is a
      * day old, so that a sync in progress can still complete it.
      */
-    private void emptyEntry(String path, Path p) throws IOException {
+    void emptyEntry(String path, Path p) throws IOException {
         if (small.olderThanADay(p)) {
             walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, "an entry folder holding no payload and nothing else, older than"
                     + " 24 hours (an interrupted folder creation or removal); repair removes it", walk.repairs.removeEmptyEntry(p));

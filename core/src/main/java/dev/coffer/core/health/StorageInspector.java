@@ -130,7 +130,13 @@ final class StorageInspector {
         String recovered = small.recoverLongName(p, name);
         String cleartext = recovered == null ? null : decrypt(recovered.substring(0, recovered.length() - LongNames.C9R.length()),
                 f.dir().dirId());
-        if (recovered != null && cleartext != null && !Names.isUnsafe(cleartext)) {
+        boolean named = recovered != null && cleartext != null && !Names.isUnsafe(cleartext);
+        if (EntryInspector.holdsNothing(p, true)) {
+            // Nothing to lose or to name: an interrupted creation or removal of a long-named entry.
+            entries.emptyEntry(named ? f.child(Names.nfc(cleartext)) : null, p);
+            return;
+        }
+        if (named) {
             String path = f.child(Names.nfc(cleartext));
             walk.report(kind, path, p, what + "; a copy in the folder holds the right name, so repair restores it",
                     walk.repairs.writeNameFile(p, recovered));

@@ -201,12 +201,22 @@ class CraftedDamageTest {
     }
 
     @Test
+    void aLongNamedEntryFolderHoldingNothingIsOnlyANote() throws IOException {
+        // Creating a long-named entry killed before its name.c9s (and payload) were written.
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path entry = Files.createDirectory(v.storage("/docs").resolve("AAAAAAAAAAAAAAAAAAAAAAAAAAA=.c9s"));
+        Finding f = only(v.check());
+        assertThat(f.kind()).isEqualTo(FindingKind.INCOMPLETE_ENTRY);
+        assertThat(f.severity()).isEqualTo(Severity.INFO);
+        assertThat(f.ciphertextPath()).isEqualTo(v.relative(entry));
+    }
+
+    @Test
     void damagedAndMismatchedNameFilesAreReported() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path file = v.entry("/docs/" + "long name ".repeat(20) + ".txt");
         Path folder = v.entry("/docs/" + "long folder ".repeat(15));
         Files.write(file.resolve(LongNames.NAME_FILE), new byte[] {0, 1, 2});
-        Files.copy(file.resolve(".."), file.resolve(".."), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(folder.resolve(LongNames.NAME_FILE), "A".repeat(240) + ".c9r");
         HealthReport report = v.check();
         assertThat(report.ofKind(FindingKind.DAMAGED_NAME_FILE)).extracting(Finding::ciphertextPath).containsExactly(v.relative(file));
