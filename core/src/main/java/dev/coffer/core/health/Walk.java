@@ -109,10 +109,12 @@ final class Walk {
         }
     }
 
+    /** True if the walk has inspected {@code storage}. */
     boolean wasVisited(Path storage) {
         return visited.contains(storage.toAbsolutePath().normalize());
     }
 
+    /** A left-over {@code .coffer-tmp-*} file: a note, removed by repair once it is a day old (spec 6). */
     void temporaryFile(String cleartextPath, Path p) throws IOException {
         if (small.olderThanADay(p)) {
             report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "older than 24 hours; repair removes it (spec 6)",

@@ -73,6 +73,27 @@ class CraftedDamageTest {
     }
 
     @Test
+    void aLostAndFoundThatIsNoFolderStopsOnlyTheAdoptionAndSaysWhy() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.writeString(fs.getPath("/LOST+FOUND"), "a file of the user's");
+        }
+        deleteTree(v.entry("/docs"));
+        Files.delete(v.storage("/").resolve("dirid.c9r"));
+        try (var u = dev.coffer.core.vault.VaultAccess.unlock(v.vault, HealthFixture.PASSPHRASE.toCharArray());
+                VaultHealth health = VaultHealth.of(u)) {
+            HealthReport report = health.check();
+            VaultHealth.RepairOutcome outcome = health.repair(report);
+            assertThat(outcome.failures()).singleElement().asString().contains("/LOST+FOUND exists but is not a usable folder");
+            assertThat(outcome.done()).hasSize(1); // the root's dirid.c9r
+            assertThat(health.check().findings()).extracting(Finding::kind).containsExactly(FindingKind.ORPHAN_FOLDER);
+        }
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readString(fs.getPath("/LOST+FOUND"))).isEqualTo("a file of the user's");
+        }
+    }
+
+    @Test
     void anEmptyOrphanIsRemoved() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path storage = v.storage("/empty");
