@@ -114,6 +114,20 @@ public final class UnitCryptor implements Destroyable {
         tag(index, last, stored, off, len, stored, off + NONCE + len);
     }
 
+    /**
+     * Checks the tag of stored SIV_XTSHMAC unit {@code index} of {@code storedLen} bytes without
+     * decrypting it (the health check); the flag rules are those of {@link #decrypt}.
+     */
+    public void authenticate(long index, boolean last, byte[] stored, int off, int storedLen)
+            throws AuthenticationFailedException {
+        checkAlive();
+        int len = storedLen - overhead();
+        if (!authenticated || len <= 0) {
+            throw new AuthenticationFailedException(authenticated ? "unit " + index + " is too short" : "SIV_XTS units carry no tag");
+        }
+        verify(index, last, stored, off, len);
+    }
+
     public boolean authenticated() {
         return authenticated;
     }
