@@ -54,7 +54,8 @@ public final class Mutations {
         return around(valid.getBytes(StandardCharsets.UTF_8)).map(b -> new String(b, StandardCharsets.UTF_8));
     }
 
-    static byte[] mutate(byte[] seed, Random r) {
+    /** One to eight mutations of {@code seed}, chosen by {@code r}. */
+    public static byte[] mutate(byte[] seed, Random r) {
         byte[] b = seed.clone();
         int ops = 1 + r.nextInt(8);
         for (int i = 0; i < ops; i++) {
