@@ -66,7 +66,7 @@ class RecoveryKeyFuzzTest {
         }
     }
 
-    @Property(tries = 60)
+    @Property
     void resettingWithHostileWordsFailsCleanlyAndChangesNothing(@ForAll("typed") String typed) throws IOException {
         VaultOperations ops = new VaultOperations(RootFilesFuzzTest.GUARDED, new SecureRandom());
         Throwable t = CleanFailure.expect(typed, () -> ops.resetPassphrase(vault, typed, "new".getBytes(StandardCharsets.UTF_8)),
