@@ -116,17 +116,55 @@ class NamesFuzzTest {
             c9s = s.filter(p -> p.getFileName().toString().endsWith(".c9s")).findFirst().orElseThrow();
         }
         String change = damage(c9s, r);
-        CleanFailure.expect(change, () -> {
-            try (Stream<Path> s = Files.list(vault.getPath("/"))) {
-                for (Path p : s.toList()) {
-                    if (Files.isRegularFile(p)) {
-                        Files.readAllBytes(p);
-                    }
-                }
-            }
-        }, IOException.class);
+        CleanFailure.expect(change, () -> readEverything(vault.getPath("/")), IOException.class);
         assertThat(Files.readString(vault.getPath("/keep.txt"))).as(change).isEqualTo("kept");
         clearRootStorage();
+    }
+
+    @Property
+    void hostileFolderPointersAndSymlinkTargetsFailCleanly(@ForAll long seed) throws IOException {
+        Random r = new Random(seed);
+        Files.writeString(vault.getPath("/keep.txt"), "kept");
+        Files.createDirectory(vault.getPath("/folder"));
+        Files.writeString(vault.getPath("/folder/inner.txt"), "inner");
+        Files.createSymbolicLink(vault.getPath("/link"), vault.getPath("keep.txt"));
+        String change;
+        try (Stream<Path> s = Files.walk(rootStorage)) {
+            List<Path> payloads = s.filter(p -> p.getFileName().toString().equals("dir.c9r")
+                    || p.getFileName().toString().equals("symlink.c9r")).toList();
+            Path target = payloads.get(r.nextInt(payloads.size()));
+            byte[] mutant = r.nextInt(5) == 0 ? new byte[r.nextInt(20_000)] : Mutations.mutate(Files.readAllBytes(target), r);
+            Files.write(target, mutant);
+            change = target.getFileName() + " = " + CleanFailure.show(mutant);
+        }
+        CleanFailure.expect(change, () -> readEverything(vault.getPath("/")), IOException.class);
+        assertThat(Files.readString(vault.getPath("/keep.txt"))).as(change).isEqualTo("kept");
+        clearRootStorage();
+    }
+
+    /**
+     * Lists every folder and reads every file and link under {@code dir}, with the plain NIO calls
+     * (no {@code Files.walk}, which wraps I/O errors in unchecked exceptions by design); the one
+     * unchecked wrapper that {@link java.nio.file.DirectoryStream} defines is unwrapped.
+     */
+    private static void readEverything(Path dir) throws IOException {
+        List<Path> children = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                children.add(p);
+            }
+        } catch (java.nio.file.DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        for (Path p : children) {
+            if (Files.isSymbolicLink(p)) {
+                Files.readSymbolicLink(p);
+            } else if (Files.isDirectory(p)) {
+                readEverything(p);
+            } else {
+                Files.readAllBytes(p);
+            }
+        }
     }
 
     /** One hostile change to a shortened entry, as a foreign tool or a sync client might leave it; returns what was done. */
