@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Probes the file system under a vault folder when a vault is opened, with empty temporary files
@@ -26,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * read-only on a read-only store; the rest is reported through {@link StoreLimits}).
  */
 final class StoreProbe {
-    private static final Logger LOG = LoggerFactory.getLogger(StoreProbe.class);
-
     private StoreProbe() {}
 
     /** The limits of the store under {@code vaultDir}; a read-only store is found without writing if it says so. */
@@ -106,7 +102,6 @@ final class StoreProbe {
                 bad = mid;
             }
         }
-        LOG.warn("The vault folder's file system accepts names of at most {} characters", ok);
         return OptionalInt.of(ok);
     }
 
