@@ -76,13 +76,26 @@ public final class CleanFailure {
         throw new AssertionError("input " + show(input) + " caused " + thrown + ", not one of" + names, thrown);
     }
 
+    /** {@code text} with every character outside printable ASCII as a Java escape, so that reports stay readable. */
+    public static String escaped(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (c >= 0x20 && c < 0x7f) {
+                sb.append(c);
+            } else {
+                sb.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return sb.toString();
+    }
+
     /** A readable, bounded rendering of an input for failure messages. */
     public static String show(Object input) {
         String s;
         if (input instanceof byte[] b) {
             s = b.length + " bytes: " + HexFormat.of().formatHex(b, 0, Math.min(b.length, 200));
         } else {
-            s = String.valueOf(input);
+            s = escaped(String.valueOf(input));
         }
         return s.length() <= 600 ? s : s.substring(0, 600) + "... (" + s.length() + " chars)";
     }

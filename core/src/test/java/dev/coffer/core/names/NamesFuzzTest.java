@@ -122,6 +122,30 @@ class NamesFuzzTest {
     }
 
     @Property
+    void hostileCleartextNamesAreStoredExactlyOrRefusedCleanly(@ForAll("cleartextNames") String name) throws IOException {
+        List<String> listed = new ArrayList<>();
+        String[] written = new String[1];
+        try {
+            Throwable t = CleanFailure.expect(name, () -> {
+                Path p = vault.getPath("/", name);
+                written[0] = p.getNameCount() == 1 ? p.getFileName().toString() : null;
+                Files.writeString(p, "x");
+                try (Stream<Path> s = Files.list(vault.getPath("/"))) {
+                    s.forEach(c -> listed.add(c.getFileName().toString()));
+                }
+                assertThat(Files.readString(p)).isEqualTo("x");
+            }, IOException.class, java.nio.file.InvalidPathException.class);
+            if (t == null && written[0] != null) {
+                // What is listed is the name that was written (in NFC): never a lossy stand-in for it.
+                assertThat(listed.stream().map(CleanFailure::escaped).toList()).as(CleanFailure.show(name))
+                        .containsExactly(CleanFailure.escaped(Names.nfc(written[0])));
+            }
+        } finally {
+            clearRootStorage();
+        }
+    }
+
+    @Property
     void hostileFolderPointersAndSymlinkTargetsFailCleanly(@ForAll long seed) throws IOException {
         Random r = new Random(seed);
         Files.writeString(vault.getPath("/keep.txt"), "kept");
