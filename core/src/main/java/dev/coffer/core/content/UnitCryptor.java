@@ -32,7 +32,8 @@ public final class UnitCryptor implements Destroyable {
     private final boolean authenticated;
     private final AesXts xts;
     private final DestroyableKey sectorKey;
-    private final Mac hmac;
+    // Not final: destroy() drops it, because it holds the HMAC key's pads, which cannot be wiped.
+    private Mac hmac;
     private final SecureRandom random;
     private final byte[] tweak = new byte[16];
     private final byte[] keystream = new byte[16];
@@ -205,7 +206,8 @@ public final class UnitCryptor implements Destroyable {
         destroyed = true;
         xts.destroy();
         sectorKey.destroy();
-        Bytes.wipe(keystream, nonces);
+        hmac = null;
+        Bytes.wipe(keystream, nonces, tweak, tagInput);
     }
 
     @Override
