@@ -64,7 +64,7 @@ final class OrphanSearch {
         List<Orphan> toAdopt = new ArrayList<>();
         for (Orphan o : orphans.values()) {
             if (!o.referrers().isEmpty()) {
-                if (blocked.contains(norm(o.storage()))) {
+                if (blocked.contains(norm(o.storage())) && !reachedFromBlocked(o, orphans, blocked)) { // only the top is reported
                     walk.report(FindingKind.ORPHAN_FOLDER, null, o.storage(), idText(o) + "no folder the check can follow points to it,"
                             + " but " + keys.relative(o.referrers().get(0)) + " holds its ID (a pointer whose name does not decrypt, or"
                             + " inside an orphan that is left alone); adopting or removing it could give it a second pointer; left alone",
@@ -75,7 +75,7 @@ final class OrphanSearch {
             if (o.young()) {
                 walk.report(FindingKind.ORPHAN_FOLDER, Severity.INFO, null, o.storage(), idText(o) + "no folder points to it, but"
                         + " something in it changed in the last 24 hours (a sync client may still be delivering it or its"
-                        + " pointer); left for later, repaired once it is a day old", null);
+                        + " pointer); left for later with everything below it, repaired once it is a day old", null);
             } else if (o.empty()) {
                 walk.report(FindingKind.ORPHAN_FOLDER, null, o.storage(), idText(o)
                         + "empty (nothing but dirid.c9r or temporary files), and no folder points to it (an interrupted folder "
@@ -130,6 +130,11 @@ final class OrphanSearch {
             }
         }
         return blocked;
+    }
+
+    /** True if an orphan that is itself left alone (blocked or young) points to {@code o}: {@code o} is part of its subtree. */
+    private static boolean reachedFromBlocked(Orphan o, Map<Path, Orphan> orphans, Set<Path> blocked) {
+        return o.referrers().stream().map(PointerIndex::storageOfPointer).anyMatch(s -> orphans.containsKey(s) && (blocked.contains(s) || orphans.get(s).young()));
     }
 
     private static String idText(Orphan o) {
