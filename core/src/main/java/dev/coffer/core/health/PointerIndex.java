@@ -89,9 +89,13 @@ final class PointerIndex {
                 for (String inner : DirectoryLister.sortedNames(entry)) {
                     Path file = entry.resolve(inner);
                     if (isPointerName(inner) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                        String id = DirIdFiles.read(file);
-                        if (id != null) {
-                            add(keys.mapper.storageOf(id), file);
+                        try {
+                            String id = DirIdFiles.read(file);
+                            if (id != null) {
+                                add(keys.mapper.storageOf(id), file);
+                            }
+                        } catch (IOException e) {
+                            errors.unreadable(file, e);
                         }
                     }
                 }

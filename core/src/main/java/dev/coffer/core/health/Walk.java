@@ -27,6 +27,7 @@ final class Walk {
     final SmallFiles small;
     private final List<Pending> findings = new ArrayList<>();
     private boolean unreadable;
+    private final Set<String> unreadablePaths = new HashSet<>();
     private final Map<String, String> claimed = new HashMap<>();
     private final Set<Path> visited = new HashSet<>();
     private final Deque<Folder> queue = new ArrayDeque<>();
@@ -52,6 +53,9 @@ final class Walk {
 
     /** Reports {@code p} as unreadable; the check goes on with the rest. */
     void unreadable(String cleartextPath, Path p, IOException e) {
+        if (!unreadablePaths.add(keys.relative(p))) {
+            return; // the walk and the pointer scan both met it
+        }
         report(FindingKind.UNREADABLE, cleartextPath, p, "could not be read: " + reason(e) + "; the check went on with the rest", null);
     }
 
