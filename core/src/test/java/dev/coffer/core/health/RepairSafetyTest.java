@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
@@ -137,7 +136,10 @@ class RepairSafetyTest {
         v.aged();
         // A sync client rewrote one file in docs a minute ago (the folder's own time stays old); the empty orphan's
         // dirid.c9r and the header-only file were written just now.
-        Path recent = Files.list(docsStorage).filter(p -> !p.getFileName().toString().equals("dirid.c9r")).findFirst().orElseThrow();
+        Path recent;
+        try (Stream<Path> s = Files.list(docsStorage)) {
+            recent = s.filter(p -> !p.getFileName().toString().equals("dirid.c9r")).findFirst().orElseThrow();
+        }
         try (Stream<Path> s = Files.list(recent)) {
             Files.setLastModifiedTime(s.findFirst().orElseThrow(), FileTime.from(Instant.now().minusSeconds(60)));
         }
@@ -158,9 +160,5 @@ class RepairSafetyTest {
         assertThat(lostAndFound(v)).hasSize(1);
         assertThat(emptyStorage).doesNotExist();
         assertThat(report).isEmptyFile();
-    }
-
-    static void copy(Path from, Path to) throws IOException {
-        Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
     }
 }
