@@ -5,6 +5,7 @@ import dev.coffer.core.health.HealthReport;
 import dev.coffer.core.health.PlannedRepair;
 import dev.coffer.core.health.Severity;
 import dev.coffer.core.health.VaultHealth;
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.vault.UnlockedVault;
 import dev.coffer.core.vault.VaultAccess;
 import java.io.PrintStream;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Parameters;
             + "sizes, and (in SIV_XTSHMAC) the authentication of every file's content. Exit 0 if healthy, 5 if "
             + "problems were found.",
     "With --repair, says what it will repair, asks, repairs, and checks again. Damaged content is listed, never "
-            + "changed or deleted. Do not check a vault that is mounted."})
+            + "changed or deleted. Do not check a vault that is mounted; --repair refuses while Coffer has it mounted."})
 final class CheckCommand implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -77,7 +78,14 @@ final class CheckCommand implements Callable<Integer> {
                 ctx.out().println("Nothing was repaired.");
                 return exitCode(report);
             }
-            VaultHealth.RepairOutcome outcome = health.repair(report);
+            VaultHealth.RepairOutcome outcome;
+            try (VaultUseLock lock = VaultUseLock.forRepair(vault)) {
+                if (lock == null) {
+                    throw new CliException(ExitCodes.OTHER, "the vault is in use (mounted by Coffer, or being repaired): unmount it"
+                            + " first; nothing was repaired");
+                }
+                outcome = health.repair(report);
+            }
             ctx.out().println("Repaired " + outcome.done().size() + " of " + report.repairs().size() + ".");
             for (String failure : outcome.failures()) {
                 ctx.err().println("coffer: repair failed: " + Printable.escape(failure));

@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.fuse.FuseMount;
 import dev.coffer.fuse.FuseUnavailableException;
@@ -72,13 +73,27 @@ final class MountCommand implements Callable<Integer> {
             ctx.err().println("coffer: WARN " + warning);
         }
         boolean mountReadOnly = readOnly || fs.isReadOnly();
+        // Held until the process ends: `coffer check --repair` refuses while the vault is mounted.
+        VaultUseLock inUse;
+        try {
+            inUse = VaultUseLock.forUse(vault);
+        } catch (IOException | RuntimeException e) {
+            fs.close();
+            throw e;
+        }
+        if (inUse == null) {
+            fs.close();
+            throw new CliException(ExitCodes.OTHER, "the vault is being repaired (coffer check --repair); mount it afterwards");
+        }
         FuseMount mount;
         try {
             mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(mountReadOnly).withFuseOptions(fuseOptions));
         } catch (MountPointException e) {
+            inUse.close();
             fs.close();
             throw CliException.usage(e.getMessage());
         } catch (IOException | RuntimeException e) {
+            inUse.close();
             fs.close();
             throw e;
         }
@@ -90,6 +105,7 @@ final class MountCommand implements Callable<Integer> {
         ctx.err().println("coffer: mounted" + (mountReadOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
         session.awaitEnd();
         session.lock(); // unmounted from elsewhere: lock here (after a signal, the hook does it and this never returns)
+        inUse.close();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {

@@ -2,6 +2,7 @@ package dev.coffer.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.coffer.core.health.VaultUseLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,6 +69,19 @@ class CheckCommandTest {
         Cli.Result after = Cli.withPassphrase(PASSPHRASE).run("check", vault.toString());
         assertThat(after.code()).as(after.toString()).isEqualTo(ExitCodes.OK);
         assertThat(Cli.withPassphrase(PASSPHRASE).run("cat", vault.toString(), "/folder/note.txt").out()).isEqualTo("hello");
+    }
+
+    @Test
+    void repairRefusesWhileTheVaultIsInUseAndChangesNothing() throws IOException {
+        Path vault = vaultWithMissingDirId();
+        // What `coffer mount` holds while the vault is mounted (VaultUseLockTest holds it from another process).
+        try (VaultUseLock mounted = VaultUseLock.forUse(vault)) {
+            assertThat(mounted).isNotNull();
+            Cli.Result r = Cli.withPassphrase(PASSPHRASE).run("check", vault.toString(), "--repair", "--yes");
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.OTHER);
+            assertThat(r.err()).contains("the vault is in use (mounted by Coffer, or being repaired)");
+        }
+        assertThat(Cli.withPassphrase(PASSPHRASE).run("check", vault.toString()).out()).contains("missing dirid.c9r: /folder  [repairable]");
     }
 
     @Test

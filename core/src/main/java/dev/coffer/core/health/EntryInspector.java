@@ -84,10 +84,18 @@ final class EntryInspector {
                     + " (spec 4); skipped by listings, never deleted", null);
         }
         for (EntryType t : types) {
-            payload(f, path, p.resolve(t.payloadName()), t, fromCopy);
+            try {
+                payload(f, path, p.resolve(t.payloadName()), t, fromCopy);
+            } catch (IOException e) {
+                walk.unreadable(path, p.resolve(t.payloadName()), e);
+            }
         }
         for (String copy : copies) {
-            decoratedCopy(f, path, p, copy, resolvable && types.size() == 1, fromCopy);
+            try {
+                decoratedCopy(f, path, p, copy, resolvable && types.size() == 1, fromCopy);
+            } catch (IOException e) {
+                walk.unreadable(path, p.resolve(copy), e);
+            }
         }
     }
 
@@ -107,9 +115,10 @@ final class EntryInspector {
      * day old, so that a sync in progress can still complete it.
      */
     void emptyEntry(String path, Path p) throws IOException {
-        if (small.olderThanADay(p)) {
+        if (!small.changedInTheLastDay(p)) {
             walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, "an entry folder holding no payload and nothing else, older than"
-                    + " 24 hours (an interrupted folder creation or removal); repair removes it", walk.repairs.removeEmptyEntry(p));
+                    + " 24 hours (an interrupted folder creation or removal); repair removes it",
+                    walk.repairs.removeEmptyEntry(p, DirectoryLister.sortedNames(p)));
         } else {
             walk.report(FindingKind.INCOMPLETE_ENTRY, Severity.INFO, path, p, "an entry folder holding no payload and nothing"
                     + " else (an interrupted folder creation or removal, or a sync in progress); removed by repair once it is a day"
@@ -173,10 +182,21 @@ final class EntryInspector {
             walk.report(FindingKind.UNREADABLE, path, payload, "could not be read: " + Walk.reason(e), null);
             return;
         }
-        if (problem != null && problem.headerOnly()) {
+        if (problem != null && problem.headerOnly() && young(payload)) {
+            walk.report(problem.kind(), Severity.INFO, path, payload, problem.detail() + "; written in the last 24 hours (a"
+                    + " write or a sync may still be under way); emptied by repair once it is a day old", null);
+        } else if (problem != null && problem.headerOnly()) {
             walk.report(problem.kind(), path, payload, problem.detail(), walk.repairs.emptyHeaderOnlyFile(payload));
         } else if (problem != null) {
             walk.report(problem.kind(), path, payload, problem.detail() + "; listed, never deleted", null);
+        }
+    }
+
+    private boolean young(Path payload) {
+        try {
+            return !small.olderThanADay(payload);
+        } catch (IOException e) {
+            return true; // cannot tell: leave it
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -38,12 +39,35 @@ final class LostAndFound {
         if (!Files.isDirectory(storage)) {
             return;
         }
+        // Re-checked on disk: a pointer that arrived by sync since the check, or this very adoption
+        // made by an earlier repair of the same report, must not be joined by a second pointer.
+        List<Path> referrers = repairs.pointers().referrersOf(storage);
+        if (!referrers.isEmpty()) {
+            Path lostAndFound = existingStorage();
+            if (lostAndFound != null && referrers.stream().allMatch(p -> PointerIndex.storageOfPointer(p).equals(lostAndFound))) {
+                return; // already adopted
+            }
+            throw new IOException(keys.relative(storage) + " is no orphan any more: " + keys.relative(referrers.get(0))
+                    + " points to it; not adopted");
+        }
         CiphertextDirectory parent = folder();
         String name = id;
         for (int k = 2; Files.exists(keys.mapper.slot(parent, name).entryPath(), LinkOption.NOFOLLOW_LINKS); k++) {
             name = id + " (" + k + ")";
         }
-        writePointer(keys.mapper.slot(parent, name), id);
+        Slot slot = keys.mapper.slot(parent, name);
+        writePointer(slot, id);
+        repairs.pointers().add(storage, slot.entryPath().resolve(EntryType.DIRECTORY.payloadName()));
+    }
+
+    /** The storage folder of an existing {@code /LOST+FOUND}, normalised, or null if there is none. */
+    private Path existingStorage() throws IOException {
+        CiphertextDirectory root = keys.mapper.root();
+        Entry existing = keys.mapper.lookup(keys.mapper.slot(root, NAME), "/" + NAME);
+        if (existing == null || existing.type() != EntryType.DIRECTORY) {
+            return null;
+        }
+        return keys.mapper.open(existing, "/" + NAME).storage().toAbsolutePath().normalize();
     }
 
     private CiphertextDirectory folder() throws IOException {

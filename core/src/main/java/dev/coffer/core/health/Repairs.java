@@ -14,12 +14,14 @@ import dev.coffer.core.util.AtomicFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 
 /**
  * Plans and makes the health check's repairs. Each change is one the format already knows how to
@@ -32,6 +34,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 final class Repairs {
     private final VaultKeys keys;
     private final LostAndFound lostAndFound;
+    private PointerIndex pointers;
 
     Repairs(VaultKeys keys) {
         this.keys = keys;
@@ -66,9 +69,11 @@ final class Repairs {
                 r -> r.lostAndFound.adopt(id));
     }
 
-    PlannedRepair removeEmptyOrphan(Path storage) {
+    /** @param vetted the names seen in the folder at check time: only these are deleted */
+    PlannedRepair removeEmptyOrphan(Path storage, List<String> vetted) {
+        List<String> names = List.copyOf(vetted);
         return new PlannedRepair(Step.ORPHANS, "orphan:" + storage, "remove the empty orphan storage folder "
-                + keys.relative(storage), r -> r.doRemoveEmptyOrphan(storage));
+                + keys.relative(storage), r -> r.doRemoveEmptyOrphan(storage, names));
     }
 
     PlannedRepair renameToNfc(Folder folder, String nfcName, Path entry, boolean shortened) {
@@ -81,9 +86,11 @@ final class Repairs {
                 + ", which holds only the header of an interrupted first write", r -> r.doEmptyHeaderOnlyFile(file));
     }
 
-    PlannedRepair removeEmptyEntry(Path entry) {
+    /** @param vetted the names seen in the entry folder at check time: only these are deleted */
+    PlannedRepair removeEmptyEntry(Path entry, List<String> vetted) {
+        List<String> names = List.copyOf(vetted);
         return new PlannedRepair(Step.FILES, "entry:" + entry, "remove the empty entry folder " + keys.relative(entry),
-                r -> r.doRemoveEmptyEntry(entry));
+                r -> r.doRemoveEmptyEntry(entry, names));
     }
 
     PlannedRepair removeTemporaryFile(Path file) {
@@ -133,19 +140,33 @@ final class Repairs {
         AtomicFiles.syncDirectory(folder.dir().storage());
     }
 
-    /** Removes an entry folder only while it still holds nothing but {@code name.c9s} and temporary files. */
-    private void doRemoveEmptyEntry(Path entry) throws IOException {
+    /** Removes an entry folder only while it still holds nothing but the names vetted at check time. */
+    private void doRemoveEmptyEntry(Path entry, List<String> vetted) throws IOException {
         if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        if (!EntryInspector.holdsNothing(entry, entry.getFileName().toString().endsWith(LongNames.C9S))) {
-            throw new IOException(keys.relative(entry) + " is no longer empty; left alone");
-        }
-        for (String name : DirectoryLister.sortedNames(entry)) {
-            Files.delete(entry.resolve(name));
-        }
-        Files.delete(entry);
+        removeVetted(entry, vetted);
         AtomicFiles.syncDirectory(entry.getParent());
+    }
+
+    /**
+     * Deletes the {@code vetted} names in {@code folder}, then the folder. Refuses if anything else is
+     * in it; anything that appears meanwhile (a sync client's file) makes the final delete fail, so
+     * it is never deleted.
+     */
+    private void removeVetted(Path folder, List<String> vetted) throws IOException {
+        List<String> now = DirectoryLister.sortedNames(folder);
+        if (!vetted.containsAll(now)) {
+            throw new IOException(keys.relative(folder) + " holds something new since the check; left alone");
+        }
+        for (String name : vetted) {
+            Files.deleteIfExists(folder.resolve(name));
+        }
+        try {
+            Files.delete(folder);
+        } catch (DirectoryNotEmptyException e) {
+            throw new IOException("something new appeared in " + keys.relative(folder) + " during the repair; left alone", e);
+        }
     }
 
     /** Truncates a file to 0 bytes (a valid empty file) only while it is still exactly one header long. */
@@ -168,24 +189,40 @@ final class Repairs {
     }
 
     /**
-     * Removes an orphan storage folder only while it still holds nothing but {@code dirid.c9r} and
-     * temporary files: no entry, so nothing is lost, and nothing can reach what is being written there.
+     * Removes an orphan storage folder only while it still holds nothing but the names vetted at
+     * check time and no pointer on disk holds its ID (one may have arrived by sync since the check).
      */
-    private void doRemoveEmptyOrphan(Path storage) throws IOException {
-        if (!Files.isDirectory(storage)) {
+    private void doRemoveEmptyOrphan(Path storage, List<String> vetted) throws IOException {
+        if (!Files.isDirectory(storage, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        if (!OrphanSearch.holdsNothing(storage)) {
-            throw new IOException(keys.relative(storage) + " is no longer empty; left alone");
+        List<Path> referrers = pointers().referrersOf(storage);
+        if (!referrers.isEmpty()) {
+            throw new IOException(keys.relative(storage) + " is no orphan any more: " + keys.relative(referrers.get(0))
+                    + " points to it; left alone");
         }
-        for (String name : DirectoryLister.sortedNames(storage)) {
-            Files.delete(storage.resolve(name));
-        }
-        Files.delete(storage);
+        removeVetted(storage, vetted);
         Path parent = storage.getParent();
-        if (DirectoryLister.sortedNames(parent).isEmpty()) {
+        AtomicFiles.syncDirectory(parent);
+        try {
             Files.delete(parent);
+        } catch (DirectoryNotEmptyException e) {
+            // other storage folders share the prefix folder
         }
         AtomicFiles.syncDirectory(keys.dataDir);
+    }
+
+    /**
+     * Every pointer on disk, scanned once per repair run when the first orphan repair needs it
+     * (after conflicts are resolved), and kept up to date with the pointers adoption writes.
+     */
+    PointerIndex pointers() throws IOException {
+        if (pointers == null) {
+            pointers = PointerIndex.scan(keys, (p, e) -> {
+                throw new IOException("could not read " + keys.relative(p) + " (" + Walk.reason(e)
+                        + "), so it cannot be told whether something points to the orphan; left alone", e);
+            });
+        }
+        return pointers;
     }
 }

@@ -8,6 +8,7 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.util.AtomicFiles;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -15,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.stream.Stream;
 
 /**
  * Reads the vault's small metadata files for the health check, never trusting their size:
@@ -99,6 +101,38 @@ final class SmallFiles {
             }
         }
         return null;
+    }
+
+    /**
+     * True if anything directly in {@code folder} or one level below (an entry's files) was modified
+     * in the last 24 hours; for an empty folder, the folder itself. A folder's own time says nothing
+     * about a file a sync client rewrote inside it.
+     */
+    boolean changedInTheLastDay(Path folder) throws IOException {
+        Instant limit = Instant.now().minus(STALE);
+        boolean any = false;
+        try (Stream<Path> all = Files.walk(folder, 2)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (p.equals(folder)) {
+                    continue;
+                }
+                any = true;
+                if (!modifiedBefore(p, limit)) {
+                    return true;
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return !any && !modifiedBefore(folder, limit);
+    }
+
+    private static boolean modifiedBefore(Path p, Instant limit) throws IOException {
+        try {
+            return Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(limit);
+        } catch (NoSuchFileException e) {
+            return true; // gone meanwhile: nothing young there
+        }
     }
 
     boolean olderThanADay(Path file) throws IOException {

@@ -39,9 +39,12 @@ final class StorageInspector {
 
     /** A check that runs after the folder's regular entries. */
     @FunctionalInterface
-    private interface Deferred {
+    private interface Check {
         void run() throws IOException;
     }
+
+    /** A check of {@code item} deferred until the folder's regular entries are done. */
+    private record Deferred(Path item, Check check) {}
 
     void inspect(Folder f) throws IOException {
         Path storage = f.dir().storage();
@@ -59,10 +62,19 @@ final class StorageInspector {
         Set<String> taken = new HashSet<>();
         List<Deferred> copies = new ArrayList<>();
         for (String name : names) {
-            inspectItem(f, name, storage.resolve(name), taken, copies);
+            // One item that cannot be read must not hide the items after it (their pointers would look orphaned).
+            try {
+                inspectItem(f, name, storage.resolve(name), taken, copies);
+            } catch (IOException e) {
+                walk.unreadable(null, storage.resolve(name), e);
+            }
         }
         for (Deferred copy : copies) {
-            copy.run();
+            try {
+                copy.check().run();
+            } catch (IOException e) {
+                walk.unreadable(null, copy.item(), e);
+            }
         }
     }
 
@@ -92,7 +104,7 @@ final class StorageInspector {
         }
         ConflictRecognition.Copy copy = keys.recognition.recognize(name, null, f.dir().dirId());
         if (copy != null) {
-            copies.add(() -> entries.conflictCopy(f, copy, p, false));
+            copies.add(new Deferred(p, () -> entries.conflictCopy(f, copy, p, false)));
             return;
         }
         walk.report(FindingKind.UNDECRYPTABLE_NAME, null, p,
@@ -110,7 +122,7 @@ final class StorageInspector {
         if (!LongNames.shortened(c9r).equals(name)) {
             ConflictRecognition.Copy copy = keys.recognition.recognize(name, c9r, f.dir().dirId());
             if (copy != null) {
-                copies.add(() -> entries.conflictCopy(f, copy, p, true));
+                copies.add(new Deferred(p, () -> entries.conflictCopy(f, copy, p, true)));
                 return;
             }
             unnamed(f, name, p, FindingKind.MISMATCHED_NAME_FILE, "name.c9s does not hash to the folder's name");

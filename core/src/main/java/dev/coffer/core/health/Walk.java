@@ -25,8 +25,9 @@ final class Walk {
     final VaultKeys keys;
     final Repairs repairs;
     final SmallFiles small;
-    private final List<Finding> findings = new ArrayList<>();
-    private final Map<String, PlannedRepair> planned = new LinkedHashMap<>();
+    private final List<Pending> findings = new ArrayList<>();
+    private boolean unreadable;
+    private final Set<String> unreadablePaths = new HashSet<>();
     private final Map<String, String> claimed = new HashMap<>();
     private final Set<Path> visited = new HashSet<>();
     private final Deque<Folder> queue = new ArrayDeque<>();
@@ -43,10 +44,24 @@ final class Walk {
     }
 
     void report(FindingKind kind, Severity severity, String cleartextPath, Path ciphertext, String detail, PlannedRepair repair) {
-        findings.add(new Finding(kind, severity, cleartextPath, keys.relative(ciphertext), detail, repair != null));
-        if (repair != null) {
-            planned.putIfAbsent(repair.key(), repair);
+        findings.add(new Pending(new Finding(kind, severity, cleartextPath, keys.relative(ciphertext), detail, repair != null), repair));
+        unreadable |= kind == FindingKind.UNREADABLE;
+    }
+
+    /** A finding and the repair it plans (null: none), until the report decides which repairs stand. */
+    private record Pending(Finding finding, PlannedRepair repair) {}
+
+    /** Reports {@code p} as unreadable; the check goes on with the rest. */
+    void unreadable(String cleartextPath, Path p, IOException e) {
+        if (!unreadablePaths.add(keys.relative(p))) {
+            return; // the walk and the pointer scan both met it
         }
+        report(FindingKind.UNREADABLE, cleartextPath, p, "could not be read: " + reason(e) + "; the check went on with the rest", null);
+    }
+
+    /** True if anything could not be read so far: the walk may have missed pointers. */
+    boolean sawUnreadable() {
+        return unreadable;
     }
 
     /** Marks {@code id} as the directory ID of the folder shown as {@code cleartextPath}. */
@@ -102,8 +117,8 @@ final class Walk {
                 try {
                     inspector.inspect(f);
                 } catch (IOException e) {
-                    // One unreadable folder must not end the check of the others.
-                    report(FindingKind.UNREADABLE, f.cleartextPath(), f.dir().storage(), "could not be read completely: " + reason(e), null);
+                    // The folder's listing failed (items fail one by one inside); the others are still checked.
+                    unreadable(f.cleartextPath(), f.dir().storage(), e);
                 }
             }
         }
@@ -133,9 +148,30 @@ final class Walk {
         return e.getClass().getSimpleName();
     }
 
+    /**
+     * The report. If anything could not be read, a pointer may be in what was not read, so no
+     * orphan is adopted or removed: that could give a folder a second pointer or delete a folder
+     * something still points to.
+     */
     HealthReport report() {
+        Map<String, PlannedRepair> planned = new LinkedHashMap<>();
+        List<Finding> result = new ArrayList<>();
+        for (Pending p : findings) {
+            PlannedRepair repair = p.repair();
+            Finding f = p.finding();
+            if (repair != null && unreadable && repair.step() == PlannedRepair.Step.ORPHANS) {
+                f = new Finding(f.kind(), f.severity(), f.cleartextPath(), f.ciphertextPath(), f.detail()
+                        + "; NOT repaired this time: part of the vault could not be read (see the UNREADABLE findings), and a"
+                        + " pointer to this folder may be in what was not read", false);
+                repair = null;
+            }
+            result.add(f);
+            if (repair != null) {
+                planned.putIfAbsent(repair.key(), repair);
+            }
+        }
         List<PlannedRepair> ordered = new ArrayList<>(planned.values());
         ordered.sort((a, b) -> a.step().compareTo(b.step()));
-        return new HealthReport(findings, ordered);
+        return new HealthReport(result, ordered);
     }
 }

@@ -10,6 +10,10 @@ import dev.coffer.core.vault.VaultCreationOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.stream.Stream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -98,6 +102,22 @@ final class HealthFixture {
         List<String> parts = path.equals("/") ? List.of() : Arrays.asList(path.substring(1).split("/"));
         try (UnlockedVault u = unlock(); VaultKeys keys = new VaultKeys(u)) {
             return keys.mapper.directory(parts).storage();
+        }
+    }
+
+    /** Makes everything in the vault two days old: past the 24 hours in which a sync may still be delivering it. */
+    HealthFixture aged() throws IOException {
+        age(vault);
+        return this;
+    }
+
+    /** Sets the modification time of {@code root} and everything below it to two days ago. */
+    static void age(Path root) throws IOException {
+        FileTime old = FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS));
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Files.setLastModifiedTime(p, old);
+            }
         }
     }
 
