@@ -140,9 +140,14 @@ class RepairSafetyTest {
         try (Stream<Path> s = Files.list(docsStorage)) {
             recent = s.filter(p -> !p.getFileName().toString().equals("dirid.c9r")).findFirst().orElseThrow();
         }
-        try (Stream<Path> s = Files.list(recent)) {
-            Files.setLastModifiedTime(s.findFirst().orElseThrow(), FileTime.from(Instant.now().minusSeconds(60)));
+        // A file is stored as a .c9r file, a folder as a .c9r folder: age whichever the listing gave first.
+        Path rewritten = recent;
+        if (Files.isDirectory(recent)) {
+            try (Stream<Path> s = Files.list(recent)) {
+                rewritten = s.findFirst().orElseThrow();
+            }
         }
+        Files.setLastModifiedTime(rewritten, FileTime.from(Instant.now().minusSeconds(60)));
         Files.setLastModifiedTime(emptyStorage.resolve("dirid.c9r"), FileTime.from(Instant.now()));
         Files.setLastModifiedTime(report, FileTime.from(Instant.now()));
         HealthReport young = v.check();
