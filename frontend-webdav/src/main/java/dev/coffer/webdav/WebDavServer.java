@@ -71,6 +71,8 @@ public final class WebDavServer implements AutoCloseable {
         context.setContextPath("/");
         context.setAllowNullPathInContext(true);
         server.setHandler(context);
+        server.setErrorHandler(new BareErrors());
+        context.setErrorHandler(new BareErrors());
         try {
             server.start();
         } catch (IOException e) {
