@@ -39,7 +39,7 @@ final class MultistatusWriter extends PropFindXmlGenerator {
         XmlWriter w = new XmlWriter(out);
         w.writeText("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<D:multistatus xmlns:D=\"DAV:\">");
         for (PropFindResponse r : responses) {
-            w.writeText("<D:response><D:href>" + Xml.escape(r.getHref()) + "</D:href>");
+            w.writeText("<D:response><D:href>" + Xml.escape(pathOnly(r.getHref())) + "</D:href>");
             if (r.getStatus() != null) {
                 w.writeText("<D:status>" + r.getStatus() + "</D:status>");
             } else {
@@ -64,6 +64,16 @@ final class MultistatusWriter extends PropFindXmlGenerator {
         }
         w.writeText("</D:multistatus>");
         w.flush();
+    }
+
+    /** Milton's hrefs are absolute URLs; clients such as davfs2 expect the absolute path RFC 4918 shows. */
+    static String pathOnly(String href) {
+        int scheme = href.indexOf("://");
+        if (scheme < 0) {
+            return href;
+        }
+        int slash = href.indexOf('/', scheme + 3);
+        return slash < 0 ? "/" : href.substring(slash);
     }
 
     private void writeKnown(XmlWriter w, Map<QName, ValueAndType> props, String href) {
