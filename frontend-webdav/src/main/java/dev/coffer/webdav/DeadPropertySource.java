@@ -3,7 +3,6 @@ package dev.coffer.webdav;
 import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +54,7 @@ final class DeadPropertySource implements PropertySource {
         try {
             return pr.tree.props().read(pr.path);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw PathFree.unchecked("reading dead properties", e);
         }
     }
 }

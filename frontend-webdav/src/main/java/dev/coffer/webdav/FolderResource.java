@@ -3,7 +3,6 @@ package dev.coffer.webdav;
 import io.milton.resource.CollectionResource;
 import io.milton.resource.Resource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +42,7 @@ final class FolderResource extends PathResource implements CollectionResource {
                 PathResourceFactory.resource(tree, path.child(raw), form).ifPresent(out::add);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw PathFree.unchecked("listing a folder", e);
         }
         return out;
     }

@@ -120,6 +120,11 @@ public final class WebDavServer implements AutoCloseable {
         return urls.secret();
     }
 
+    /** Blocks until the server has stopped (by {@link #close}, e.g. from a shutdown hook). */
+    public void awaitStop() throws InterruptedException {
+        jetty.join();
+    }
+
     /** Stops accepting requests, lets running ones finish (up to 5 s), and stops. */
     @Override
     public void close() throws IOException {
