@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -165,7 +166,7 @@ final class WriteMethods {
         return DavReply.status(dstExists ? 204 : 201);
     }
 
-    private Optional<DavError> common(HttpServletRequest req, DavPath p, java.util.Collection<DavLock> needed) {
+    private Optional<DavError> common(HttpServletRequest req, DavPath p, Collection<DavLock> needed) {
         return pre.checkIf(req.getHeader("If"), p)
                 .or(() -> pre.checkMatch(req.getHeader("If-Match"), req.getHeader("If-None-Match"), p))
                 .or(() -> pre.checkLocks(req.getHeader("If"), needed));

@@ -16,6 +16,7 @@ import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * Small XML helpers for the request bodies Coffer parses itself (LOCK): a namespace-aware parser
@@ -36,7 +37,7 @@ final class Xml {
             f.setXIncludeAware(false);
             f.setExpandEntityReferences(false);
             DocumentBuilder b = f.newDocumentBuilder();
-            b.setErrorHandler(null);
+            b.setErrorHandler(new DefaultHandler()); // throw on fatal errors without printing them to stderr
             return b.parse(new ByteArrayInputStream(body));
         } catch (ParserConfigurationException | SAXException e) {
             throw new IOException("malformed XML body", e);
