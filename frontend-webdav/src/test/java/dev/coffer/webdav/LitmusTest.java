@@ -46,6 +46,7 @@ class LitmusTest {
         ProcessBuilder pb = new ProcessBuilder(LITMUS.toString(), served.url());
         pb.environment().put("TESTS", suite);
         pb.redirectErrorStream(true);
+        pb.directory(tmp.toFile()); // litmus writes debug.log and child.log into its working folder
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
