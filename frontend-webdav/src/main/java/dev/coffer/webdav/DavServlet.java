@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The front door of every request: {@link HostGuard} (421/403, no detail), the method list (405),
- * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404), the
+ * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404, except
+ * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the
  * size limit of XML bodies (413), then dispatch: Coffer's own methods for everything that reads
  * content or changes the tree, Milton for PROPFIND (Depth 0 or 1 only; infinity is refused with
  * {@code propfind-finite-depth}; the body must be well-formed XML; written by {@link MultistatusWriter}). File system errors become plain status codes; no
@@ -86,6 +87,10 @@ final class DavServlet extends HttpServlet {
         ServletContextRequest jettyRequest = ServletContextRequest.getServletContextRequest(req);
         if (jettyRequest != null && jettyRequest.getHttpURI().getFragment() != null) {
             bare(resp, 400); // a fragment is not part of a request target (RFC 9112 3.2)
+            return;
+        }
+        if ("OPTIONS".equals(method) && "/".equals(req.getRequestURI())) {
+            reads.options(resp); // Windows' WebDAV client probes the server root before the share path
             return;
         }
         Optional<DavPath> path = tree.urls().fromRawPath(req.getRequestURI());

@@ -7,7 +7,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Date;
 
 /**
- * What Milton sees of one file or folder when it answers PROPFIND and PROPPATCH: the path, its
+ * What Milton sees of one file or folder when it answers PROPFIND: the path, its
  * attributes read once per request, and its name in the client's {@link NameForm}. Authentication
  * is not Milton's job here (the server is loopback-only behind an unguessable path), so every
  * request is authorised.

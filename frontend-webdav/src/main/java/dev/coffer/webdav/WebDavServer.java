@@ -18,7 +18,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * A running WebDAV server for one {@link Path} tree: Jetty 12 bound to 127.0.0.1 only, a Milton
- * {@link HttpManager} for PROPFIND/PROPPATCH over {@link PathResourceFactory}, Coffer's own methods
+ * {@link HttpManager} for PROPFIND over {@link PathResourceFactory}, Coffer's own methods
  * and locks ({@link DavServlet}), all below a fresh secret URL segment. Jetty streams bodies of any
  * length (64-bit Content-Length, chunked) and stops gracefully. {@link #close} stops it; the tree
  * itself (e.g. the vault's file system) stays open and belongs to the caller.

@@ -19,11 +19,12 @@ import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * Small XML helpers for the request bodies Coffer parses itself (LOCK): a namespace-aware parser
+ * Small XML helpers for the request bodies Coffer parses itself (LOCK, PROPPATCH, and PROPFIND's for
+ * well-formedness before Milton reads it): a namespace-aware parser
  * with DTDs and external entities off (no XXE, no entity expansion bombs), serialising a node back
  * to text, and escaping text for the responses it writes.
  *
- * <p>Not responsible for PROPFIND/PROPPATCH bodies (Milton parses those).
+ * <p>Not responsible for what the bodies mean (the method classes and Milton decide).
  */
 final class Xml {
     private Xml() {}
