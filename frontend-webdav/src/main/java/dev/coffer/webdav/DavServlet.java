@@ -14,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -40,6 +41,8 @@ final class DavServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DavServlet.class);
     static final int MAX_XML_BODY = 1 << 20;
+    private static final byte[] ALLPROP = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind xmlns:D=\"DAV:\"><D:allprop/></D:propfind>"
+            .getBytes(StandardCharsets.UTF_8);
     private static final Set<String> METHODS = Set.of("OPTIONS", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
             "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK");
 
@@ -143,13 +146,14 @@ final class DavServlet extends HttpServlet {
             return;
         }
         byte[] body = readBody(req);
-        if (body.length > 0) {
-            try {
-                Xml.parse(body);
-            } catch (IOException e) {
-                bare(resp, 400);
-                return;
-            }
+        if (body.length == 0) {
+            body = ALLPROP; // RFC 4918 9.1: no body means allprop (Milton would answer a fixed list without dead properties)
+        }
+        try {
+            Xml.parse(body);
+        } catch (IOException e) {
+            bare(resp, 400);
+            return;
         }
         milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
     }

@@ -52,7 +52,7 @@ final class DeadPropertySource implements PropertySource {
 
     private static Map<QName, String> read(PathResource pr) {
         try {
-            return pr.tree.props().read(pr.path);
+            return pr.deadProperties();
         } catch (IOException e) {
             throw PathFree.unchecked("reading dead properties", e);
         }

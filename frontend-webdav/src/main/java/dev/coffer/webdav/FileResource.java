@@ -20,8 +20,8 @@ import java.util.Map;
  */
 final class FileResource extends PathResource implements GetableResource {
 
-    FileResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form) {
-        super(tree, path, attrs, form);
+    FileResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form, boolean mayHaveDeadProperties) {
+        super(tree, path, attrs, form, mayHaveDeadProperties);
     }
 
     @Override

@@ -5,11 +5,14 @@ import io.milton.resource.Resource;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A folder as Milton sees it for PROPFIND Depth 1: its members, without the server's hidden
@@ -20,8 +23,8 @@ import java.util.Optional;
  */
 final class FolderResource extends PathResource implements CollectionResource {
 
-    FolderResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form) {
-        super(tree, path, attrs, form);
+    FolderResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form, boolean mayHaveDeadProperties) {
+        super(tree, path, attrs, form, mayHaveDeadProperties);
     }
 
     @Override
@@ -31,18 +34,37 @@ final class FolderResource extends PathResource implements CollectionResource {
 
     @Override
     public List<? extends Resource> getChildren() {
-        List<PathResource> out = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tree.file(path))) {
-            for (Path p : dir) {
+        // One pass over the folder: member names, and which of them have a sidecar (so PROPFIND
+        // reads no sidecar that is not there). This folder was reached without links, so members
+        // need no walk from the root: their own attributes, without following links, suffice.
+        Path dir = tree.file(path);
+        List<Path> members = new ArrayList<>();
+        Set<String> withSidecar = new HashSet<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path p : stream) {
                 String raw = p.getFileName().toString();
-                Optional<String> name = DavPath.validName(raw);
-                if (name.isEmpty() || !name.get().equals(raw)) {
-                    continue; // a sidecar, or a name no URL could reach
+                if (raw.startsWith(DeadProperties.SIDECAR_PREFIX + ".")) {
+                    withSidecar.add(raw.substring(DeadProperties.SIDECAR_PREFIX.length() + 1));
                 }
-                PathResourceFactory.resource(tree, path.child(raw), form).ifPresent(out::add);
+                Optional<String> name = DavPath.validName(raw);
+                if (name.isPresent() && name.get().equals(raw)) {
+                    members.add(p); // else a sidecar, or a name no URL could reach
+                }
             }
         } catch (IOException e) {
             throw PathFree.unchecked("listing a folder", e);
+        }
+        List<PathResource> out = new ArrayList<>(members.size());
+        for (Path p : members) {
+            String name = p.getFileName().toString();
+            try {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (a.isDirectory() || a.isRegularFile()) {
+                    out.add(PathResourceFactory.resource(tree, path.child(name), a, form, withSidecar.contains(name)));
+                }
+            } catch (IOException e) {
+                // removed while listing: not a member any more
+            }
         }
         return out;
     }

@@ -3,8 +3,11 @@ package dev.coffer.webdav;
 import io.milton.http.Auth;
 import io.milton.http.Request;
 import io.milton.resource.PropFindableResource;
+import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Date;
+import java.util.Map;
+import javax.xml.namespace.QName;
 
 /**
  * What Milton sees of one file or folder when it answers PROPFIND: the path, its
@@ -20,12 +23,25 @@ abstract sealed class PathResource implements PropFindableResource permits FileR
     final DavPath path;
     final BasicFileAttributes attrs;
     final NameForm form;
+    /** False when a folder listing showed that no sidecar exists, so PROPFIND need not look for one. */
+    final boolean mayHaveDeadProperties;
 
-    PathResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form) {
+    PathResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form, boolean mayHaveDeadProperties) {
         this.tree = tree;
         this.path = path;
         this.attrs = attrs;
         this.form = form;
+        this.mayHaveDeadProperties = mayHaveDeadProperties;
+    }
+
+    private Map<QName, String> deadProperties;
+
+    /** The dead properties, read at most once per request (PROPFIND asks for each name separately). */
+    Map<QName, String> deadProperties() throws IOException {
+        if (deadProperties == null) {
+            deadProperties = mayHaveDeadProperties ? tree.props().read(path) : Map.of();
+        }
+        return deadProperties;
     }
 
     String etag() {

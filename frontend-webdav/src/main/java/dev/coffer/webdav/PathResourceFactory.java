@@ -34,10 +34,11 @@ final class PathResourceFactory implements ResourceFactory {
     }
 
     static Optional<PathResource> resource(DavTree tree, DavPath p, NameForm form) {
-        Optional<BasicFileAttributes> a = tree.attributes(p);
-        if (a.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(a.get().isDirectory() ? new FolderResource(tree, p, a.get(), form) : new FileResource(tree, p, a.get(), form));
+        return tree.attributes(p).map(a -> resource(tree, p, a, form, true));
+    }
+
+    static PathResource resource(DavTree tree, DavPath p, BasicFileAttributes a, NameForm form, boolean mayHaveDeadProperties) {
+        return a.isDirectory() ? new FolderResource(tree, p, a, form, mayHaveDeadProperties)
+                : new FileResource(tree, p, a, form, mayHaveDeadProperties);
     }
 }

@@ -57,6 +57,9 @@ class PlainFolderTest {
         String prop = DavClient.text(dav.send("PROPFIND", "/moved.txt", "<?xml version=\"1.0\"?><D:propfind xmlns:D=\"DAV:\"><D:prop>"
                 + "<k xmlns=\"urn:k\"/></D:prop></D:propfind>", "Depth", "0"));
         assertThat(prop).contains("<k xmlns=\"urn:k\">v</k>");
+        String listing = DavClient.text(dav.send("PROPFIND", "/", (String) null, "Depth", "1"));
+        assertThat(listing).as("allprop of a listing shows the dead properties of the members that have them")
+                .containsOnlyOnce("<k xmlns=\"urn:k\">v</k>");
     }
 
     @Test
