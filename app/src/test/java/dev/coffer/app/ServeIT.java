@@ -145,6 +145,10 @@ class ServeIT {
         assertThat(s.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
         assertThat(mnt).doesNotExist();
+        String secret = URI.create(s.url()).getPath().replace("/", "");
+        try (var caches = Files.list(Path.of("/var/cache/davfs2"))) {
+            assertThat(caches.map(p -> p.getFileName().toString())).as("davfs2's cleartext cache of the mount").noneMatch(n -> n.contains(secret));
+        }
         assertThat(cat("via-davfs.txt")).isEqualTo("through the OS client");
     }
 }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * real vault behind it, davfs2 taking WebDAV locks) and to a plain folder: every operation must
  * succeed or fail alike, every 50 operations the mounted tree must equal the folder (names, types,
  * sizes, contents), and after unmounting (davfs2 uploads what it still caches) so must the vault
- * itself. Operations: whole-file writes, writes at offsets around 4 KiB units, appends, reads,
+ * itself, and davfs2's cache of the mount (cleartext) must be gone. Operations: whole-file writes,
+ * writes at offsets around 4 KiB units, appends, reads,
  * truncation, mkdir, rmdir, delete, rename of files and folders with and without replacing.
  * Needs root and davfs2 (a missing one is a failure). 400 operations with a fixed seed
  * ({@code -Dcoffer.davfs.seed}, {@code -Dcoffer.davfs.ops}).
@@ -81,8 +82,10 @@ class DavfsDifferentialTest {
                 assertThat(tree(mnt)).as("mounted tree after %s", context).isEqualTo(tree(ref));
             }
         }
+        assertThat(mount.cacheFolders()).as("davfs2's cache of this mount").isNotEmpty();
         mount.close();
         assertThat(tree(served.root)).as("the vault after unmounting").isEqualTo(tree(ref));
+        assertThat(mount.cacheFolders()).as("no cleartext left in davfs2's cache").isEmpty();
         System.out.println("davfs2 differential outcomes: " + outcomes);
         assertThat(outcomes.keySet()).as("a mix of successes and errors").anyMatch(k -> k.endsWith(" ok")).anyMatch(k -> k.endsWith(" error"));
     }
