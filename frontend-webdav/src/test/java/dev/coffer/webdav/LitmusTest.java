@@ -2,22 +2,20 @@ package dev.coffer.webdav;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code litmus} WebDAV compliance suites (Debian package {@code litmus}) against a server with
- * a real vault behind it: each suite must report every test passed, none failed and no warning.
+ * a real vault behind it, and with a plain folder: each suite must report every test passed, none
+ * failed and no warning.
  * A missing litmus binary is a failure.
  */
 class LitmusTest {
@@ -27,23 +25,25 @@ class LitmusTest {
     @TempDir
     Path tmp;
 
-    private ServedVault served;
-
-    @BeforeEach
-    void serve() throws IOException {
-        served = new ServedVault(tmp);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        served.close();
+    @ParameterizedTest
+    @ValueSource(strings = {"basic", "copymove", "props", "locks", "http"})
+    void suitePassesOnAVault(String suite) throws Exception {
+        try (ServedVault served = new ServedVault(tmp)) {
+            runSuite(suite, served.url());
+        }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"basic", "copymove", "props", "locks", "http"})
-    void suitePasses(String suite) throws Exception {
+    void suitePassesOnAPlainFolder(String suite) throws Exception {
+        try (WebDavServer server = WebDavServer.start(Files.createDirectory(tmp.resolve("plain")), 0)) {
+            runSuite(suite, server.url());
+        }
+    }
+
+    private void runSuite(String suite, String url) throws Exception {
         assertThat(Files.isExecutable(LITMUS)).as("litmus must be installed (scripts/test.sh installs it)").isTrue();
-        ProcessBuilder pb = new ProcessBuilder(LITMUS.toString(), served.url());
+        ProcessBuilder pb = new ProcessBuilder(LITMUS.toString(), url);
         pb.environment().put("TESTS", suite);
         pb.redirectErrorStream(true);
         pb.directory(tmp.toFile()); // litmus writes debug.log and child.log into its working folder
