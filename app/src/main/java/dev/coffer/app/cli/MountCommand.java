@@ -67,9 +67,14 @@ final class MountCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.OTHER, e.getMessage());
         }
         CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, readOnly);
+        // Core opens a vault whose folder cannot be written read-only and says why; so does the mount.
+        for (String warning : fs.storeLimits().warnings()) {
+            ctx.err().println("coffer: WARN " + warning);
+        }
+        boolean mountReadOnly = readOnly || fs.isReadOnly();
         FuseMount mount;
         try {
-            mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(readOnly).withFuseOptions(fuseOptions));
+            mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(mountReadOnly).withFuseOptions(fuseOptions));
         } catch (MountPointException e) {
             fs.close();
             throw CliException.usage(e.getMessage());
@@ -79,7 +84,7 @@ final class MountCommand implements Callable<Integer> {
         }
         ctx.out().println(mount.mountPoint());
         ctx.out().flush();
-        ctx.err().println("coffer: mounted" + (readOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
+        ctx.err().println("coffer: mounted" + (mountReadOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
         Foreground.hold(new MountSession(mount, fs, ctx.err(), force), "coffer-unmount");
         return ExitCodes.OK;
     }

@@ -52,6 +52,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         Vaults.requireVault(vault);
         CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, false);
+        // Core opens a vault whose folder cannot be written read-only and says why; so does the server.
+        for (String warning : fs.storeLimits().warnings()) {
+            ctx.err().println("coffer: WARN " + warning);
+        }
         WebDavServer server;
         try {
             server = WebDavServer.start(fs.getPath("/"), port);
