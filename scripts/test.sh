@@ -17,7 +17,8 @@ if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
 fi
 # The FUSE tests mount for real (libfuse 2 for jnr-fuse, fusermount from fuse3; never Debian's old
 # "fuse" package, which fuse3 replaces) and run ordinary tools on the mounts (fio: the concurrency test).
-for pkg in fuse3 rsync sqlite3 git fio; do
+# The WebDAV tests run the litmus compliance suites and mount the server with davfs2.
+for pkg in fuse3 rsync sqlite3 git fio litmus davfs2; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ! installed libfuse2 && ! installed libfuse2t64; then

@@ -49,7 +49,8 @@ public final class CofferCommand implements Callable<Integer> {
                 .addSubcommand(new LsCommand(ctx))
                 .addSubcommand(new CatCommand(ctx))
                 .addSubcommand(new MountCommand(ctx))
-                .addSubcommand(new CheckCommand(ctx));
+                .addSubcommand(new CheckCommand(ctx))
+                .addSubcommand(new ServeCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);

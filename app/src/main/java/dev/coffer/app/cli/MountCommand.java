@@ -97,19 +97,13 @@ final class MountCommand implements Callable<Integer> {
             fs.close();
             throw e;
         }
-        MountSession session = new MountSession(mount, fs, ctx.err(), force);
-        Thread hook = new Thread(session::stopOnSignal, "coffer-unmount");
-        Runtime.getRuntime().addShutdownHook(hook);
         ctx.out().println(mount.mountPoint());
         ctx.out().flush();
         ctx.err().println("coffer: mounted" + (mountReadOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
-        session.awaitEnd();
-        session.lock(); // unmounted from elsewhere: lock here (after a signal, the hook does it and this never returns)
-        inUse.close();
         try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down: the hook runs (and finds the vault locked)
+            Foreground.hold(new MountSession(mount, fs, ctx.err(), force), "coffer-unmount");
+        } finally {
+            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
         }
         return ExitCodes.OK;
     }
