@@ -74,17 +74,7 @@ final class MountCommand implements Callable<Integer> {
         }
         boolean mountReadOnly = readOnly || fs.isReadOnly();
         // Held until the process ends: `coffer check --repair` refuses while the vault is mounted.
-        VaultUseLock inUse;
-        try {
-            inUse = VaultUseLock.forUse(vault);
-        } catch (IOException | RuntimeException e) {
-            fs.close();
-            throw e;
-        }
-        if (inUse == null) {
-            fs.close();
-            throw new CliException(ExitCodes.OTHER, "the vault is being repaired (coffer check --repair); mount it afterwards");
-        }
+        VaultUseLock inUse = Vaults.holdInUse(fs, vault);
         FuseMount mount;
         try {
             mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(mountReadOnly).withFuseOptions(fuseOptions));

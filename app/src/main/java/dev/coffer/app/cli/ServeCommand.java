@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.webdav.OsMount;
 import dev.coffer.webdav.WebDavServer;
@@ -56,10 +57,13 @@ final class ServeCommand implements Callable<Integer> {
         for (String warning : fs.storeLimits().warnings()) {
             ctx.err().println("coffer: WARN " + warning);
         }
+        // Held until the process ends: `coffer check --repair` refuses while the vault is served.
+        VaultUseLock inUse = Vaults.holdInUse(fs, vault);
         WebDavServer server;
         try {
             server = WebDavServer.start(fs.getPath("/"), port);
         } catch (IOException e) {
+            inUse.close();
             fs.close();
             if (isBindFailure(e)) {
                 throw CliException.usage("port " + port + " is in use on 127.0.0.1: choose another with --port N, "
@@ -67,6 +71,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             throw e;
         } catch (RuntimeException e) {
+            inUse.close();
             fs.close();
             throw e;
         }
@@ -74,7 +79,11 @@ final class ServeCommand implements Callable<Integer> {
         ctx.out().flush();
         OsMount osMount = mount ? mount(server) : null;
         ctx.err().println("coffer: serving on 127.0.0.1 only; Ctrl-C stops serving and locks the vault");
-        Foreground.hold(new ServeSession(server, osMount, fs, ctx.err()), "coffer-stop-serving");
+        try {
+            Foreground.hold(new ServeSession(server, osMount, fs, ctx.err()), "coffer-stop-serving");
+        } finally {
+            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
+        }
         return ExitCodes.OK;
     }
 
