@@ -28,8 +28,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
-    /** Writes and reads of at least this many units are encrypted or decrypted on two cores ({@link CryptoWorkers}). */
-    private static final int SPLIT_MIN_UNITS = 16;
     /** Spare cryptors kept per file: more would only hold memory and key schedules. */
     private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
@@ -136,48 +134,6 @@ public final class OpenFile implements java.io.Closeable {
 
     /** Decrypts under the read lock with the file's own cryptor if no other read uses it, else with a spare. */
     private void readShared(long from, long to, byte[] out, int outOff) throws IOException {
-        long first = layout.unitOf(from, size);
-        long units = layout.unitOf(to - 1, size) - first + 1;
-        if (units >= SPLIT_MIN_UNITS && CryptoWorkers.available()) {
-            readSplit(from, SectorLayout.unitStart(first + units / 2), to, out, outOff);
-        } else {
-            readWithOneCryptor(from, to, out, outOff);
-        }
-    }
-
-    /**
-     * Decrypts {@code [mid, to)} on a {@link CryptoWorkers} thread with a spare cryptor while this
-     * thread decrypts {@code [from, mid)}: a large read uses two cores. Runs under the read lock, which
-     * the worker's reads of the file's state rely on (the hand-over orders them after it).
-     */
-    private void readSplit(long from, long mid, long to, byte[] out, int outOff) throws IOException {
-        Decryptor other = takeSpare();
-        java.util.concurrent.Future<Void> secondHalf = null;
-        try {
-            secondHalf = CryptoWorkers.submit(() -> {
-                readPlain(other.cryptor(), other.buffers(), mid, to, out, outOff + (int) (mid - from));
-                return null;
-            });
-            readWithOneCryptor(from, mid, out, outOff);
-            awaitUninterruptibly(secondHalf);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io; // a unit that fails authentication names the cleartext path, as in the first half
-            }
-            throw new IOException("reading " + cleartextPath + " failed", e.getCause());
-        } finally {
-            if (secondHalf != null) {
-                try {
-                    awaitUninterruptibly(secondHalf); // the worker must be done with `out` and its cryptor
-                } catch (java.util.concurrent.ExecutionException ignored) {
-                    // reported above, or the first half's own failure is on its way out
-                }
-            }
-            returnSpare(other);
-        }
-    }
-
-    private void readWithOneCryptor(long from, long to, byte[] out, int outOff) throws IOException {
         if (ownCryptorBusy.compareAndSet(false, true)) {
             try {
                 readPlain(cryptor, buffers, from, to, out, outOff);
@@ -374,12 +330,7 @@ public final class OpenFile implements java.io.Closeable {
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
             byte[] stored = buffers.stored();
-            int storedLen;
-            if (batchEnd - batchStart + 1 >= SPLIT_MIN_UNITS && CryptoWorkers.available()) {
-                storedLen = encryptSplit(batchStart, batchEnd, last, newSize, data, oldUnits, stored);
-            } else {
-                storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits, stored, 0);
-            }
+            int storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits, stored, 0);
             if (newHeader != null && batchStart == 0) {
                 byte[] headed = new byte[newHeader.length + storedLen];
                 System.arraycopy(newHeader, 0, headed, 0, newHeader.length);
@@ -387,57 +338,6 @@ public final class OpenFile implements java.io.Closeable {
                 writeFully(ByteBuffer.wrap(headed), 0);
             } else {
                 writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
-            }
-        }
-    }
-
-    /**
-     * Encrypts a large batch on two cores: its second half on a {@link CryptoWorkers} thread with a
-     * spare cryptor (free: the write lock keeps reads out), its first half here; returns the stored length.
-     */
-    private int encryptSplit(long batchStart, long batchEnd, long last, long newSize, Overlay data, List<OldUnit> oldUnits,
-            byte[] stored) throws IOException {
-        long mid = batchStart + (batchEnd - batchStart + 1) / 2;
-        int midOffset = (int) (layout.storedUnitOffset(mid) - layout.storedUnitOffset(batchStart));
-        Decryptor second = takeSpare();
-        java.util.concurrent.Future<Integer> secondHalf = null;
-        try {
-            secondHalf = CryptoWorkers.submit(() -> encryptUnits(second.cryptor(), second.buffers().plain(), mid, batchEnd,
-                    last, newSize, data, oldUnits, stored, midOffset));
-            int firstLen = encryptUnits(cryptor, buffers.plain(), batchStart, mid - 1, last, newSize, data, oldUnits, stored, 0);
-            return firstLen + awaitUninterruptibly(secondHalf);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // An IOException, so that the callers' rollback (restoringLengthOnFailure) runs.
-            throw new IOException("encrypting " + cleartextPath + " failed", e.getCause());
-        } finally {
-            if (secondHalf != null) {
-                try {
-                    awaitUninterruptibly(secondHalf); // the worker must be done with `stored` and its cryptor
-                } catch (java.util.concurrent.ExecutionException ignored) {
-                    // reported above, or the first half's own failure is on its way out
-                }
-            }
-            returnSpare(second);
-        }
-    }
-
-    /**
-     * The task's result, waiting through interrupts (the interrupt is kept for the caller): an
-     * interrupted wait must not leave the worker writing into buffers the caller reuses.
-     */
-    private static <T> T awaitUninterruptibly(java.util.concurrent.Future<T> task) throws java.util.concurrent.ExecutionException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return task.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }
