@@ -61,6 +61,7 @@ public final class CreateVaultViewModel {
         location.set(syncFolders.isEmpty() ? home.toString() : syncFolders.get(0).folder().toString());
     }
 
+    public Messages messages() { return messages; }
     public ObjectProperty<Step> step() { return step; }
     public StringProperty name() { return name; }
     public StringProperty location() { return location; }

@@ -45,6 +45,7 @@ public final class PreferencesViewModel {
         debugLogging.set(p.debugLogging());
     }
 
+    public Messages messages() { return messages; }
     public ObjectProperty<Theme> theme() { return theme; }
     public BooleanProperty startMinimised() { return startMinimised; }
     public ObjectProperty<MountMethod> defaultMountMethod() { return defaultMountMethod; }

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * Estimates how hard a passphrase is to guess with zxcvbn (score 0 to 4) and gives zxcvbn's own
- * warning in the UI's language. The estimate's copy of the passphrase is wiped after use.
+ * warning in the UI's language. It measures a copy of the passphrase, which zxcvbn wipes after use.
  *
  * <p>Not responsible for the minimum rules ({@link Passphrases}).
  */
@@ -26,7 +26,9 @@ public final class StrengthMeter {
         if (passphrase.length() == 0) {
             return new Estimate(0, "");
         }
-        Strength s = zxcvbn.measure(passphrase, contextWords);
+        // zxcvbn wipes what it measured; a TextField hands out its live buffer, so it gets a copy.
+        StringBuilder copy = new StringBuilder(passphrase.length()).append(passphrase);
+        Strength s = zxcvbn.measure(copy, contextWords);
         try {
             String warning = s.getFeedback().getWarning(locale);
             return new Estimate(s.getScore(), warning == null ? "" : warning);

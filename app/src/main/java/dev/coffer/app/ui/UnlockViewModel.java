@@ -43,6 +43,10 @@ public final class UnlockViewModel {
         return vault;
     }
 
+    public Messages messages() {
+        return messages;
+    }
+
     public String title() {
         return messages.get("unlock.title", vault.settings().name());
     }

@@ -56,6 +56,7 @@ public final class VaultOptionsViewModel {
     }
 
     public ManagedVault vault() { return vault; }
+    public Messages messages() { return messages; }
     public StringProperty name() { return name; }
     public ObjectProperty<MountMethod> mountMethod() { return mountMethod; }
     public StringProperty mountPoint() { return mountPoint; }

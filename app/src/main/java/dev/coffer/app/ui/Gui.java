@@ -1,0 +1,170 @@
+package dev.coffer.app.ui;
+
+import dev.coffer.app.vaults.ManagedVault;
+import dev.coffer.app.vaults.Theme;
+import dev.coffer.app.vaults.VaultState;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Optional;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.Stage;
+
+/**
+ * The GUI's wiring: builds the main window on a stage, opens the dialogs (unlock, create, options,
+ * preferences, confirmations), asks about a forced lock when the ViewModel offers one, and
+ * re-styles every window when the theme preference changes. One per application.
+ *
+ * <p>Not responsible for the application's lifecycle (tray, quitting, single instance: {@code
+ * CofferApp}) or for any logic (the ViewModels).
+ */
+public final class Gui {
+    private final GuiContext ctx;
+    private final Messages m;
+    private final MainViewModel main;
+    private Stage stage;
+
+    public Gui(GuiContext ctx) {
+        this.ctx = ctx;
+        this.m = ctx.messages();
+        this.main = new MainViewModel(ctx.service(), ctx.background(), m, ctx.fileManager(), Platform::runLater);
+        main.forceLockOffer().addListener((o, a, v) -> {
+            if (v != null) {
+                Platform.runLater(() -> askForceLock(v));
+            }
+        });
+        ctx.service().addListener(() -> Platform.runLater(this::restyle));
+    }
+
+    public MainViewModel mainViewModel() {
+        return main;
+    }
+
+    public Stage stage() {
+        return stage;
+    }
+
+    /** Shows the main window on {@code primary}. */
+    public void show(Stage primary) {
+        this.stage = primary;
+        primary.setTitle(m.get("main.title"));
+        Scene scene = new Scene(new MainWindow(this, main).build(), 920, 580);
+        Themes.apply(scene, theme());
+        primary.setScene(scene);
+        primary.setMinWidth(720);
+        primary.setMinHeight(460);
+        primary.show();
+    }
+
+    Theme theme() {
+        return ctx.service().preferences().theme();
+    }
+
+    private void restyle() {
+        for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
+            if (w.getScene() != null && w.getScene().getStylesheets().stream().anyMatch(s -> s.endsWith("base.css"))) {
+                Themes.apply(w.getScene(), theme());
+            }
+        }
+    }
+
+    /** A vault given on the command line or forwarded by a second launch: add it if new, then offer to unlock. */
+    public void openVault(Path folderOrConfig) {
+        ManagedVault v = main.addExisting(folderOrConfig);
+        if (v != null) {
+            bringToFront();
+            if (v.state() == VaultState.LOCKED || v.state() == VaultState.ERROR) {
+                openUnlock(v);
+            }
+        }
+    }
+
+    public void bringToFront() {
+        if (stage != null) {
+            stage.setIconified(false);
+            stage.show();
+            stage.toFront();
+        }
+    }
+
+    public UnlockDialog openUnlock(ManagedVault v) {
+        UnlockDialog d = new UnlockDialog(new UnlockViewModel(v, ctx.service(), ctx.background(), m, ctx.fileManager()),
+                stage, theme());
+        d.show();
+        return d;
+    }
+
+    public CreateVaultWizard openCreate() {
+        CreateVaultViewModel vm = new CreateVaultViewModel(ctx.service(), ctx.background(), m, ctx.home());
+        CreateVaultWizard w = new CreateVaultWizard(vm, stage, theme());
+        vm.created().addListener((o, a, v) -> {
+            if (v != null) {
+                main.selected().set(v);
+            }
+        });
+        w.show();
+        return w;
+    }
+
+    public VaultOptionsDialog openOptions(ManagedVault v) {
+        VaultOptionsDialog d = new VaultOptionsDialog(new VaultOptionsViewModel(v, ctx.service(), ctx.background(), m),
+                stage, theme());
+        d.show();
+        return d;
+    }
+
+    public PreferencesDialog openPreferences() {
+        PreferencesDialog d = new PreferencesDialog(new PreferencesViewModel(ctx.service(), m), ctx, stage, theme());
+        d.show();
+        return d;
+    }
+
+    /** "Open existing vault": a folder chooser (a vault.coffer can be dropped onto the list instead). */
+    void chooseExisting() {
+        DirectoryChooser chooser = new DirectoryChooser();
+        chooser.setTitle(m.get("main.openVault.title"));
+        File home = ctx.home().toFile();
+        if (home.isDirectory()) {
+            chooser.setInitialDirectory(home);
+        }
+        Optional.ofNullable(chooser.showDialog(stage)).map(File::toPath).ifPresent(main::addExisting);
+    }
+
+    private void askForceLock(ManagedVault v) {
+        if (main.forceLockOffer().get() != v) {
+            return;
+        }
+        if (confirm(m.get("main.forceLock.title"), m.get("main.forceLock.text", v.settings().name()),
+                m.get("main.forceLock.force"), "confirm-force-lock")) {
+            main.forceLock();
+        } else {
+            main.declineForceLock();
+        }
+    }
+
+    /** A themed yes/no question; true if the person chose {@code yes}. Cancel (Esc) is the default for safety. */
+    boolean confirm(String title, String text, String yes, String id) {
+        Button ok = Dialogs.button(yes, id, "primary");
+        Button cancel = Dialogs.button(m.get("unlock.cancel"), id + "-cancel");
+        cancel.setCancelButton(true);
+        VBox body = new VBox(Dialogs.heading(title, text));
+        body.getStyleClass().add("dialog-body");
+        body.setPrefWidth(460);
+        BorderPane root = new BorderPane(body);
+        root.setBottom(Dialogs.buttonBar(null, cancel, ok));
+        Stage dialog = Dialogs.modal(stage, title, root, theme());
+        boolean[] answer = {false};
+        ok.setOnAction(e -> {
+            answer[0] = true;
+            dialog.close();
+        });
+        cancel.setOnAction(e -> dialog.close());
+        dialog.setOnShown(e -> cancel.requestFocus());
+        dialog.showAndWait();
+        return answer[0];
+    }
+}
