@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * Linux: a FUSE drive is in use if a process has a file open inside it or its working folder there,
  * found by reading the links under {@code /proc/PID/fd} and {@code /proc/PID/cwd} (only the
  * person's own processes are readable, which are the ones that matter). A drive that is not a
- * folder (WebDAV) counts as in use only while it is being served, so auto-lock treats it as idle.
+ * local folder (a WebDAV URL) cannot be seen this way and counts as idle.
  *
  * <p>Not responsible for anything but answering the question; reading /proc is cheap enough for a
  * tick every 30 seconds.
