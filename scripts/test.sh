@@ -17,7 +17,8 @@ if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
 fi
 # The FUSE tests mount for real (libfuse 2 for jnr-fuse, fusermount from fuse3; never Debian's old
 # "fuse" package, which fuse3 replaces) and run ordinary tools on the mounts.
-for pkg in fuse3 rsync sqlite3 git; do
+# The GUI tests render real JavaFX scenes headless (Monocle, software pipeline): they need fonts.
+for pkg in fuse3 rsync sqlite3 git fontconfig fonts-dejavu-core; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ! installed libfuse2 && ! installed libfuse2t64; then
