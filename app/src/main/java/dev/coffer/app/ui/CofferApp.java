@@ -2,6 +2,7 @@ package dev.coffer.app.ui;
 
 import dev.coffer.app.os.LogFile;
 import dev.coffer.app.os.SingleInstance;
+import dev.coffer.app.os.SystemKeyring;
 import dev.coffer.app.os.Tray;
 import dev.coffer.app.os.XdgOpen;
 import dev.coffer.app.vaults.AutoLock;
@@ -70,7 +71,7 @@ public final class CofferApp extends Application {
         messages = Messages.forLanguage(prefs.language());
         background = new FxBackground();
         gui = new Gui(new GuiContext(service, messages, new XdgOpen(), background, home,
-                r.configFolder().resolve(LogFile.NAME)));
+                r.configFolder().resolve(LogFile.NAME), SystemKeyring.open()));
         instance = SingleInstance.listen(r.configFolder(), args -> Platform.runLater(() -> openForwarded(args)));
         tray = Tray.install(messages.get("app.name"), new Tray.Actions(
                 messages.get("main.title"), () -> Platform.runLater(gui::bringToFront),
@@ -86,6 +87,8 @@ public final class CofferApp extends Application {
             tray.ifPresentOrElse(t -> stage.hide(), () -> stage.setIconified(true));
         }
         serviceChanged();
+        // "unlock at startup": the dialog tries the passphrase remembered in the keyring first, else asks
+        service.vaults().stream().filter(v -> v.settings().unlockAtStartup()).forEach(gui::openUnlock);
         if (r.vault() != null) {
             gui.openVault(r.vault());
         }

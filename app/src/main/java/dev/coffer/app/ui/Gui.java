@@ -92,9 +92,10 @@ public final class Gui {
     }
 
     public UnlockDialog openUnlock(ManagedVault v) {
-        UnlockDialog d = new UnlockDialog(new UnlockViewModel(v, ctx.service(), ctx.background(), m, ctx.fileManager()),
-                stage, theme());
+        UnlockViewModel vm = new UnlockViewModel(v, ctx.service(), ctx.background(), m, ctx.fileManager(), ctx.keyring());
+        UnlockDialog d = new UnlockDialog(vm, stage, theme());
         d.show();
+        vm.tryRemembered();
         return d;
     }
 
@@ -111,8 +112,8 @@ public final class Gui {
     }
 
     public VaultOptionsDialog openOptions(ManagedVault v) {
-        VaultOptionsDialog d = new VaultOptionsDialog(new VaultOptionsViewModel(v, ctx.service(), ctx.background(), m),
-                stage, theme());
+        VaultOptionsDialog d = new VaultOptionsDialog(new VaultOptionsViewModel(v, ctx.service(), ctx.background(), m,
+                ctx.keyring()), stage, theme());
         d.show();
         return d;
     }

@@ -1,6 +1,7 @@
 package dev.coffer.app.ui;
 
 import dev.coffer.app.os.FileManager;
+import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.vaults.VaultService;
 import java.nio.file.Path;
 
@@ -14,6 +15,7 @@ import java.nio.file.Path;
  * @param background  runs long work off the FX thread
  * @param home        the person's home folder (cloud-sync folders are looked for there)
  * @param logFile     the log file ("Reveal log file" in the preferences)
+ * @param keyring     where passphrases may be remembered (the system keyring, or none)
  */
 public record GuiContext(VaultService service, Messages messages, FileManager fileManager, Background background, Path home,
-        Path logFile) {}
+        Path logFile, PassphraseStore keyring) {}

@@ -49,7 +49,17 @@ public final class UnlockDialog {
         working.setAlignment(Pos.CENTER_LEFT);
         working.visibleProperty().bind(vm.busy());
         working.managedProperty().bind(vm.busy());
-        VBox body = new VBox(top, new VBox(6, label, passphrase), error, working);
+        javafx.scene.control.CheckBox remember = new javafx.scene.control.CheckBox(m.get("unlock.remember"));
+        remember.setId("unlock-remember");
+        remember.selectedProperty().bindBidirectional(vm.remember());
+        VBox rememberBox = new VBox(4, remember);
+        vm.keyringUnavailable().ifPresent(reason -> {
+            remember.setDisable(true);
+            Label why = Dialogs.wrapping(m.get("unlock.noKeyring"), "muted", "small");
+            why.setTooltip(new javafx.scene.control.Tooltip(reason));
+            rememberBox.getChildren().add(why);
+        });
+        VBox body = new VBox(top, new VBox(6, label, passphrase), rememberBox, error, working);
         body.getStyleClass().add("dialog-body");
         body.setPrefWidth(470);
 

@@ -89,10 +89,15 @@ public final class VaultOptionsDialog {
         autoLock.valueProperty().addListener((o, a, b) -> vm.autoLockMinutes().set(b == null ? 0 : b));
         CheckBox reveal = new CheckBox(m.get("options.reveal"));
         reveal.selectedProperty().bindBidirectional(vm.revealAfterUnlock());
+        CheckBox atStartup = new CheckBox(m.get("options.unlockAtStartup"));
+        atStartup.setId("options-unlock-at-startup");
+        atStartup.selectedProperty().bindBidirectional(vm.unlockAtStartup());
         GridPane grid = grid();
         grid.addRow(0, label("options.name"), name);
         grid.addRow(1, label("options.autoLock"), autoLock);
         grid.add(reveal, 1, 2);
+        grid.add(atStartup, 1, 3);
+        grid.add(Dialogs.wrapping(m.get("options.unlockAtStartup.hint"), "muted", "small"), 1, 4);
         return grid;
     }
 

@@ -1,5 +1,6 @@
 package dev.coffer.app.ui;
 
+import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.MountMethod;
 import dev.coffer.app.vaults.VaultKeys;
@@ -19,7 +20,8 @@ import javafx.beans.property.StringProperty;
  * The vault options dialog: the vault's settings (name, mount method and point, read-only,
  * auto-lock minutes, unlock at startup, reveal after unlock) saved on {@link #save()}, and the
  * passphrase operations run in the background: change the passphrase, show the recovery key (asks
- * the passphrase), reset the passphrase with the recovery key. Every passphrase array is wiped.
+ * the passphrase), reset the passphrase with the recovery key. Every passphrase array is wiped; a
+ * passphrase remembered in the system keyring is replaced by the new one.
  *
  * <p>Not responsible for the widgets.
  */
@@ -39,12 +41,15 @@ public final class VaultOptionsViewModel {
     private final StringProperty status = new SimpleStringProperty("");
     private final BooleanProperty failed = new SimpleBooleanProperty();
     private final StringProperty recoveryKey = new SimpleStringProperty("");
+    private final PassphraseStore keyring;
 
-    public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages) {
+    public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages,
+            PassphraseStore keyring) {
         this.vault = vault;
         this.service = service;
         this.background = background;
         this.messages = messages;
+        this.keyring = keyring;
         var s = vault.settings();
         name.set(s.name());
         mountMethod.set(s.mountMethod());
@@ -104,9 +109,15 @@ public final class VaultOptionsViewModel {
             report(messages.get(problem, Passphrases.MIN_LENGTH), true);
             return;
         }
+        char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
         work(() -> {
-            VaultKeys.changePassphrase(vault, oldPassphrase, newPassphrase);
-            return messages.get("options.passphraseChanged");
+            try {
+                VaultKeys.changePassphrase(vault, oldPassphrase, newPassphrase);
+                updateRemembered(forKeyring);
+                return messages.get("options.passphraseChanged");
+            } finally {
+                Passphrases.wipe(forKeyring);
+            }
         });
     }
 
@@ -130,10 +141,25 @@ public final class VaultOptionsViewModel {
             report(messages.get(problem, Passphrases.MIN_LENGTH), true);
             return;
         }
+        char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
         work(() -> {
-            VaultKeys.resetPassphrase(vault, recoveryWords, newPassphrase);
-            return messages.get("options.passphraseReset");
+            try {
+                VaultKeys.resetPassphrase(vault, recoveryWords, newPassphrase);
+                updateRemembered(forKeyring);
+                return messages.get("options.passphraseReset");
+            } finally {
+                Passphrases.wipe(forKeyring);
+            }
         });
+    }
+
+    /** A passphrase remembered in the keyring follows the change, so "unlock at startup" keeps working. */
+    private void updateRemembered(char[] newPassphrase) throws IOException {
+        java.util.Optional<char[]> old = keyring.load(vault.id());
+        if (old.isPresent()) {
+            Passphrases.wipe(old.get());
+            keyring.save(vault.id(), java.util.Arrays.copyOf(newPassphrase, newPassphrase.length));
+        }
     }
 
     /** Forgets the recovery key shown (the dialog is closing). */

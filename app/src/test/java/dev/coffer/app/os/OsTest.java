@@ -47,4 +47,16 @@ class OsTest {
         assertThat(Tray.install("Coffer", new Tray.Actions("Show", () -> { }, "Lock all", () -> { }, "Quit", () -> { })))
                 .isEmpty();
     }
+
+    @Test
+    void aMissingKeyringIsExplainedWithWhatToInstall() {
+        String reason = SystemKeyring.reason(new com.github.javakeyring.BackendNotSupportedException(
+                "No available keyring backend found"));
+        assertThat(reason).startsWith("No system keyring is available (No available keyring backend found)")
+                .contains("gnome-keyring");
+        PassphraseStore none = PassphraseStore.unavailable(reason);
+        char[] p = "secret passphrase".toCharArray();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> none.save("id", p)).hasMessage(reason);
+        assertThat(p).containsOnly('\0');
+    }
 }

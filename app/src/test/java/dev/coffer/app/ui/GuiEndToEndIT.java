@@ -75,7 +75,7 @@ class GuiEndToEndIT {
         service = new VaultService(new SettingsStore(tmp.resolve("config")), Mounters.defaults(), Clock.systemUTC(),
                 mountFolder, TestVaults.FAST_SCRYPT);
         GuiContext ctx = new GuiContext(service, Messages.of(Locale.ENGLISH), revealed::add, new FxBackground(), home,
-                tmp.resolve("config/coffer.log"));
+                tmp.resolve("config/coffer.log"), dev.coffer.app.os.PassphraseStore.unavailable("no keyring in tests"));
         stage = FxToolkit.registerPrimaryStage();
         Gui gui = Fx.call(() -> new Gui(ctx));
         Fx.run(() -> gui.show(stage));

@@ -78,7 +78,7 @@ class ScreenshotsIT {
                 Clock.systemUTC(), home.resolve("Vaults"), TestVaults.FAST_SCRYPT);
         service.updatePreferences(new Preferences(theme, false, MountMethod.AUTO, Preferences.DEFAULT_WEBDAV_PORT, 0, "en", false));
         GuiContext ctx = new GuiContext(service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(), home,
-                DEMO.resolve("config/coffer.log"));
+                DEMO.resolve("config/coffer.log"), dev.coffer.app.os.PassphraseStore.unavailable("no keyring in tests"));
         Gui gui = Fx.call(() -> new Gui(ctx));
         Fx.run(() -> gui.show(stage));
         shot(stage.getScene(), "main-empty", suffix);

@@ -32,6 +32,7 @@ class ViewModelTest {
     private final Messages en = Messages.of(Locale.ENGLISH);
     private final List<URI> revealed = new ArrayList<>();
     private Path home;
+    private final MemoryKeyring keyring = new MemoryKeyring();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -140,7 +141,7 @@ class ViewModelTest {
     @Test
     void unlockWrongThenRightRevealsTheDrive() throws Exception {
         ManagedVault v = created("Taxes");
-        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add);
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
         char[] wrong = "not it at all".toCharArray();
         u.unlock(wrong);
         assertThat(wrong).containsOnly('\0');
@@ -162,7 +163,7 @@ class ViewModelTest {
         ManagedVault v = created("Taxes");
         t.fuse.unavailable = new dev.coffer.app.vaults.VaultException(dev.coffer.app.vaults.Problem.FUSE_MISSING,
                 "install the packages fuse3 and libfuse2");
-        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add);
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
         u.unlock(TestVaults.PASSPHRASE.toCharArray());
         assertThat(u.error().get()).startsWith("FUSE is not available").contains("fuse3 and libfuse2");
         assertThat(u.wrongPassphrase().get()).isFalse();
@@ -216,7 +217,7 @@ class ViewModelTest {
     @Test
     void optionsChangePassphraseShowRecoveryKeyAndReset() throws Exception {
         var c = t.create("Taxes");
-        VaultOptionsViewModel o = new VaultOptionsViewModel(c.vault(), t.service, background, en);
+        VaultOptionsViewModel o = new VaultOptionsViewModel(c.vault(), t.service, background, en, keyring);
         o.changePassphrase(TestVaults.PASSPHRASE.toCharArray(), "new passphrase!".toCharArray(), "new passphrase?".toCharArray());
         assertThat(o.failed().get()).isTrue();
         assertThat(o.status().get()).isEqualTo("The two passphrases are not the same.");
@@ -245,7 +246,7 @@ class ViewModelTest {
     @Test
     void optionsSaveTheVaultSettings() throws Exception {
         ManagedVault v = created("Taxes");
-        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en);
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
         assertThat(o.defaultMountPoint()).isEqualTo(tmp.resolve("mnt/Taxes").toString());
         o.name().set("Tax papers");
         o.readOnly().set(true);
@@ -273,6 +274,62 @@ class ViewModelTest {
         p.webDavPort().set(70_000);
         assertThat(p.save()).isFalse();
         assertThat(p.status().get()).startsWith("Not saved");
+    }
+
+    @Test
+    void rememberedPassphraseUnlocksNextTimeAndFollowsAChange() throws Exception {
+        ManagedVault v = created("Taxes");
+        UnlockViewModel first = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        first.tryRemembered();
+        assertThat(first.done().get()).isFalse(); // nothing remembered yet
+        first.remember().set(true);
+        first.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(keyring.get(v.id())).isEqualTo(TestVaults.PASSPHRASE);
+        t.service.lock(v, false);
+
+        UnlockViewModel next = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        next.tryRemembered();
+        assertThat(next.done().get()).isTrue();
+        assertThat(next.remember().get()).isTrue();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        t.service.lock(v, false);
+
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.changePassphrase(TestVaults.PASSPHRASE.toCharArray(), "changed passphrase".toCharArray(),
+                "changed passphrase".toCharArray());
+        assertThat(keyring.get(v.id())).isEqualTo("changed passphrase");
+    }
+
+    @Test
+    void aRememberedPassphraseThatNoLongerFitsIsForgottenAndUntickingForgets() throws Exception {
+        ManagedVault v = created("Taxes");
+        keyring.save(v.id(), "an old passphrase".toCharArray());
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        u.tryRemembered();
+        assertThat(u.wrongPassphrase().get()).isTrue();
+        assertThat(keyring.get(v.id())).isNull();
+        assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+
+        keyring.save(v.id(), TestVaults.PASSPHRASE.toCharArray());
+        UnlockViewModel unticked = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        unticked.unlock(TestVaults.PASSPHRASE.toCharArray()); // typed, "remember" not ticked
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(keyring.get(v.id())).isNull();
+    }
+
+    @Test
+    void withoutAKeyringTheOptionSaysWhyAndUnlockingStillWorks() throws Exception {
+        ManagedVault v = created("Taxes");
+        var none = dev.coffer.app.os.PassphraseStore.unavailable("no Secret Service on the session bus");
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, none);
+        assertThat(u.keyringUnavailable()).contains("no Secret Service on the session bus");
+        u.remember().set(true);
+        u.tryRemembered();
+        assertThat(u.busy().get()).isFalse();
+        u.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(u.error().get()).isEmpty();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
     }
 
     @Test
