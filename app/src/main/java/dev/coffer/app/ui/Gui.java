@@ -9,6 +9,7 @@ import java.util.Optional;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
+import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.DirectoryChooser;
@@ -54,10 +55,27 @@ public final class Gui {
         primary.setTitle(m.get("main.title"));
         Scene scene = new Scene(new MainWindow(this, main).build(), 920, 580);
         Themes.apply(scene, theme());
+        addShortcuts(scene);
         primary.setScene(scene);
         primary.setMinWidth(720);
         primary.setMinHeight(460);
         primary.show();
+    }
+
+    /** Ctrl+N create, Ctrl+O open existing, Ctrl+U unlock, Ctrl+L lock, Ctrl+R reveal, Ctrl+, preferences. */
+    private void addShortcuts(Scene scene) {
+        var keys = scene.getAccelerators();
+        keys.put(KeyCombination.keyCombination("Shortcut+N"), this::openCreate);
+        keys.put(KeyCombination.keyCombination("Shortcut+O"), this::chooseExisting);
+        keys.put(KeyCombination.keyCombination("Shortcut+U"), () -> {
+            ManagedVault v = main.selected().get();
+            if (v != null && (v.state() == VaultState.LOCKED || v.state() == VaultState.ERROR)) {
+                openUnlock(v);
+            }
+        });
+        keys.put(KeyCombination.keyCombination("Shortcut+L"), main::lockSelected);
+        keys.put(KeyCombination.keyCombination("Shortcut+R"), main::revealSelected);
+        keys.put(KeyCombination.keyCombination("Shortcut+Comma"), this::openPreferences);
     }
 
     Theme theme() {

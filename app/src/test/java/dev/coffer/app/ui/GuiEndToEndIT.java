@@ -86,7 +86,7 @@ class GuiEndToEndIT {
         assertThat(vaultFolder).isEqualTo(tmp.resolve("Secrets"));
         assertThat(vault.state()).isEqualTo(VaultState.LOCKED);
 
-        robot.clickOn("#unlock-button");
+        robot.clickOn("#vault-list").type(KeyCode.ENTER); // keyboard: Enter on the list unlocks the selected vault
         Fx.await("the unlock dialog", 10, () -> robot.lookup("#unlock-dialog").tryQuery().isPresent());
         Fx.await("the focus in the passphrase field", 10, () -> robot.lookup("#unlock-passphrase").query().isFocused());
         // Monocle's headless window manager sends keys to the window clicked last: click into the dialog first
@@ -109,7 +109,7 @@ class GuiEndToEndIT {
         assertThat(Files.readString(drive.resolve(CLEARTEXT_NAME))).isEqualTo(CLEARTEXT);
 
         try (FileChannel open = FileChannel.open(drive.resolve(CLEARTEXT_NAME), StandardOpenOption.READ)) {
-            robot.clickOn("#lock-button");
+            robot.clickOn("#details-name").push(KeyCode.CONTROL, KeyCode.L); // keyboard: Ctrl+L locks
             Fx.await("the offer to force the lock", 30, () -> robot.lookup("#confirm-force-lock").tryQuery().isPresent());
             assertThat(vault.state()).isEqualTo(VaultState.UNLOCKED);
             robot.clickOn("#confirm-force-lock-cancel");
