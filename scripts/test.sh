@@ -24,12 +24,21 @@ done
 if ! installed libfuse2 && ! installed libfuse2t64; then
   if apt-cache show libfuse2t64 >/dev/null 2>&1; then missing+=(libfuse2t64); else missing+=(libfuse2); fi
 fi
+# The package test builds the .deb (jpackage: fakeroot, dpkg-deb), installs it and checks the desktop
+# integration (xdg-utils, desktop-file-utils).
+for pkg in fakeroot xdg-utils desktop-file-utils; do
+  installed "$pkg" || missing+=("$pkg")
+done
 if ((${#missing[@]})); then
   echo "Installing test prerequisites: ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
+# xdg-desktop-menu registers a menu entry only where a desktop's menu folders exist; a bare
+# container has none, so make them (as every desktop installation has) for the package test.
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO mkdir -p /etc/xdg/menus /usr/share/desktop-directories
 if [ ! -e /dev/fuse ]; then
   echo "warning: /dev/fuse is missing: the FUSE tests will fail (load the fuse module, or give the container --device /dev/fuse)" >&2
 fi

@@ -43,9 +43,14 @@ public class FuseAdapter extends FuseStubFS {
 
     /** An adapter serving {@code root}; entries are reported as owned by {@code uid}/{@code gid}. */
     public FuseAdapter(Path root, long uid, long gid) {
+        this(root, uid, gid, NameForm.NFC);
+    }
+
+    /** As {@link #FuseAdapter(Path, long, long)}, listing names in {@code names}' form. */
+    public FuseAdapter(Path root, long uid, long gid, NameForm names) {
         this.backing = new Backing(root, uid, gid);
         this.files = new FileOps(backing, handles);
-        this.tree = new TreeOps(backing);
+        this.tree = new TreeOps(backing, names);
         this.attributes = new AttributeOps(backing);
     }
 

@@ -59,7 +59,7 @@ public final class FuseMount implements AutoCloseable {
 
     /** Mounts {@code root} at {@code mountPoint}; returns once the kernel has started the session. */
     public static FuseMount mount(Path root, Path mountPoint, MountOptions options) throws IOException {
-        return mount(root, mountPoint, options, FuseAdapter::new);
+        return mount(root, mountPoint, options, (r, uid, gid) -> new FuseAdapter(r, uid, gid, options.names()));
     }
 
     /**

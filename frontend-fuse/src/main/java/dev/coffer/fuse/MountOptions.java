@@ -11,8 +11,9 @@ import java.util.List;
  * @param fuseOptions  extra options, each as given to {@code -o} (may hold commas)
  * @param fsName       the source column of the mount table ({@code coffer} by default)
  * @param maxWorkers   the most threads serving requests at once (at least 1)
+ * @param names        the Unicode form in which listings show names ({@link NameForm#platformDefault()})
  */
-public record MountOptions(boolean readOnly, List<String> fuseOptions, String fsName, int maxWorkers) {
+public record MountOptions(boolean readOnly, List<String> fuseOptions, String fsName, int maxWorkers, NameForm names) {
     /** Default pool limit: enough for parallel builds and copies; idle workers cost a blocked thread each. */
     public static final int DEFAULT_MAX_WORKERS = 32;
 
@@ -27,6 +28,7 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
 
     public MountOptions {
         fuseOptions = List.copyOf(fuseOptions);
+        java.util.Objects.requireNonNull(names, "names");
         if (maxWorkers < 1) {
             throw new IllegalArgumentException("maxWorkers must be at least 1");
         }
@@ -35,17 +37,21 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
         }
     }
 
-    /** Read-write or read-only, no extra options, the default pool. */
+    /** Read-write or read-only, no extra options, the default pool, names in this platform's form. */
     public static MountOptions defaults(boolean readOnly) {
-        return new MountOptions(readOnly, List.of(), "coffer", DEFAULT_MAX_WORKERS);
+        return new MountOptions(readOnly, List.of(), "coffer", DEFAULT_MAX_WORKERS, NameForm.platformDefault());
     }
 
     public MountOptions withFuseOptions(List<String> options) {
-        return new MountOptions(readOnly, options, fsName, maxWorkers);
+        return new MountOptions(readOnly, options, fsName, maxWorkers, names);
     }
 
     public MountOptions withMaxWorkers(int max) {
-        return new MountOptions(readOnly, fuseOptions, fsName, max);
+        return new MountOptions(readOnly, fuseOptions, fsName, max, names);
+    }
+
+    public MountOptions withNames(NameForm form) {
+        return new MountOptions(readOnly, fuseOptions, fsName, maxWorkers, form);
     }
 
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */

@@ -34,6 +34,23 @@ final class MountPoint {
 
     /** Makes {@code requested} ready to mount on, or says why it cannot be. */
     static MountPoint prepare(Path requested, Fusermount fusermount) throws IOException {
+        return prepare(requested, fusermount, System.getProperty("os.name", ""));
+    }
+
+    /**
+     * As {@link #prepare(Path, Fusermount)} on the system named {@code osName}. A drive letter such as
+     * {@code Z:} is WinFsp's kind of mount point: on Windows it is passed on as is (WinFsp creates the
+     * drive; there is no folder to check or create), elsewhere it is refused rather than taken as a
+     * folder named "Z:" in the current folder.
+     */
+    static MountPoint prepare(Path requested, Fusermount fusermount, String osName) throws IOException {
+        if (isDriveLetter(requested.toString())) {
+            if (osName.toLowerCase(java.util.Locale.ROOT).startsWith("windows")) {
+                return new MountPoint(requested, List.of());
+            }
+            throw new MountPointException("a drive letter such as " + requested
+                    + " is a mount point on Windows only; give a folder to mount on");
+        }
         Path folder = requested.toAbsolutePath().normalize();
         clearStale(folder, fusermount);
         if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(folder)) {
@@ -65,6 +82,11 @@ final class MountPoint {
 
     Path folder() {
         return folder;
+    }
+
+    /** True for a Windows drive letter with its colon ({@code Z:}), optionally with a trailing backslash. */
+    static boolean isDriveLetter(String mountPoint) {
+        return mountPoint.matches("[A-Za-z]:\\\\?");
     }
 
     /** True if this mount point folder (or some of its parents) was created by {@link #prepare}. */

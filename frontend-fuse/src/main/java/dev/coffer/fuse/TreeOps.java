@@ -31,10 +31,12 @@ final class TreeOps {
     private static final byte[] DOTDOT = {'.', '.', 0};
 
     private final Backing backing;
+    private final NameForm names;
     private final Object unlinkedLock = new Object();
 
-    TreeOps(Backing backing) {
+    TreeOps(Backing backing, NameForm names) {
         this.backing = backing;
+        this.names = names;
     }
 
     /** Lists a folder in one go (libfuse keeps the listing for the kernel's follow-up requests). */
@@ -50,7 +52,7 @@ final class TreeOps {
                 if (backing.isReserved(entry)) {
                     continue;
                 }
-                byte[] name = entry.getFileName().toString().getBytes(StandardCharsets.UTF_8);
+                byte[] name = names.present(entry.getFileName().toString()).getBytes(StandardCharsets.UTF_8);
                 if (filler.apply(buf, ByteBuffer.wrap(Arrays.copyOf(name, name.length + 1)), null, 0) != 0) {
                     throw new IOException("readdir buffer full");
                 }

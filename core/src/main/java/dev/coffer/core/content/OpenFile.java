@@ -5,18 +5,25 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The one open-file object of a ciphertext file, shared by every channel on it so that all see each
  * other's writes. Translates cleartext reads, writes and truncates into whole-unit ciphertext I/O.
  *
- * <p>Over 150 lines because the write path is one algorithm (spec 5.2): find the units whose
+ * <p>Over 400 lines because the write path is one algorithm (spec 5.2): find the units whose
  * extent, content or last flag change, read the old cleartext they still need, then write new units
  * first and re-tag the old last unit after, so a crash mid-append never loses fsynced data.
  *
- * <p>Thread-safe: every operation runs under the file's lock.
+ * <p>Thread-safe: writes, truncates and close hold the file's write lock; reads share its read lock
+ * and run in parallel (a mount's workers decrypt the kernel's read-ahead requests on every core).
+ * A cryptor is not thread-safe, so a read uses the file's own cryptor when it is free, and
+ * otherwise a second cryptor opened from the same header ({@link Decryptor}), kept for the next read.
  */
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
@@ -25,11 +32,19 @@ public final class OpenFile implements java.io.Closeable {
     private final FileChannel ciphertext;
     private final ContentKeys keys;
     private final SectorLayout layout;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantReadWriteLock rwLock = new ReentrantReadWriteLock();
+    private final Lock lock = rwLock.writeLock();
+    private final Lock readLock = rwLock.readLock();
     private final UnitBuffers buffers;
+    /** Set by the one read that uses {@link #cryptor} and {@link #buffers}; writers hold the write lock instead. */
+    private final AtomicBoolean ownCryptorBusy = new AtomicBoolean();
+    /** Further decryptors for parallel reads, all opened from {@link #header}; emptied when it changes. */
+    private final Deque<Decryptor> spareDecryptors = new ConcurrentLinkedDeque<>();
     private volatile String cleartextPath;
     private long size;
     private UnitCryptor cryptor;
+    /** The stored header of {@link #cryptor} (ciphertext, as on disk); null while the file is empty. */
+    private byte[] header;
     private boolean closed;
 
     /**
@@ -57,10 +72,16 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     private UnitCryptor readHeader() throws IOException {
-        byte[] header = new byte[SectorLayout.HEADER];
-        readFully(ByteBuffer.wrap(header), 0);
+        byte[] stored = new byte[SectorLayout.HEADER];
+        readFully(ByteBuffer.wrap(stored), 0);
+        UnitCryptor opened = openHeader(stored);
+        header = stored;
+        return opened;
+    }
+
+    private UnitCryptor openHeader(byte[] stored) throws DamagedFileException {
         try {
-            return keys.open(header);
+            return keys.open(stored);
         } catch (AuthenticationFailedException e) {
             throw new DamagedFileException(cleartextPath, "file header failed authentication");
         }
@@ -75,17 +96,17 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     public long size() {
-        lock.lock();
+        readLock.lock();
         try {
             return size;
         } finally {
-            lock.unlock();
+            readLock.unlock();
         }
     }
 
-    /** Reads from cleartext {@code position}; returns -1 at or past the end. */
+    /** Reads from cleartext {@code position}; returns -1 at or past the end. Runs in parallel with other reads. */
     public int read(ByteBuffer dst, long position) throws IOException {
-        lock.lock();
+        readLock.lock();
         try {
             checkOpen();
             if (position >= size) {
@@ -96,16 +117,38 @@ public final class OpenFile implements java.io.Closeable {
                 return 0;
             }
             if (dst.hasArray()) {
-                readPlain(position, position + len, dst.array(), dst.arrayOffset() + dst.position());
+                readShared(position, position + len, dst.array(), dst.arrayOffset() + dst.position());
                 dst.position(dst.position() + len);
             } else {
                 byte[] tmp = new byte[len];
-                readPlain(position, position + len, tmp, 0);
+                readShared(position, position + len, tmp, 0);
                 dst.put(tmp);
             }
             return len;
         } finally {
-            lock.unlock();
+            readLock.unlock();
+        }
+    }
+
+    /** Decrypts under the read lock with the file's own cryptor if no other read uses it, else with a spare. */
+    private void readShared(long from, long to, byte[] out, int outOff) throws IOException {
+        if (ownCryptorBusy.compareAndSet(false, true)) {
+            try {
+                readPlain(cryptor, buffers, from, to, out, outOff);
+            } finally {
+                ownCryptorBusy.set(false);
+            }
+            return;
+        }
+        Decryptor spare = spareDecryptors.pollFirst();
+        if (spare == null) {
+            spare = new Decryptor(openHeader(header), new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS));
+        }
+        try {
+            readPlain(spare.cryptor(), spare.buffers(), from, to, out, outOff);
+        } finally {
+            // The header cannot change while this read holds the read lock, so the spare stays valid.
+            spareDecryptors.addFirst(spare);
         }
     }
 
@@ -212,6 +255,7 @@ public final class OpenFile implements java.io.Closeable {
             ContentKeys.Sealed sealed = keys.newFile();
             destroyCryptor();
             cryptor = sealed.cryptor();
+            header = sealed.header().clone();
             if (oldSize == 0) {
                 // Everything written is new: a failure (full disk) leaves the file empty, as it was.
                 restoringLengthOnFailure(0, () -> {
@@ -252,7 +296,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             long end = Math.min(start + len, oldSize);
             byte[] old = new byte[(int) (end - start)];
-            readPlain(start, end, old, 0);
+            readPlain(cryptor, buffers, start, end, old, 0);
             result.add(new OldUnit(j, old));
             j++;
         }
@@ -328,8 +372,12 @@ public final class OpenFile implements java.io.Closeable {
 
     // ---- reading ----
 
-    /** Decrypts cleartext {@code [from, to)} (inside the current size) into {@code out}. */
-    private void readPlain(long from, long to, byte[] out, int outOff) throws IOException {
+    /**
+     * Decrypts cleartext {@code [from, to)} (inside the current size) into {@code out} with {@code cryptor}
+     * and its scratch {@code buffers}, which no other thread uses meanwhile.
+     */
+    private void readPlain(UnitCryptor cryptor, UnitBuffers buffers, long from, long to, byte[] out, int outOff)
+            throws IOException {
         long first = layout.unitOf(from, size);
         long last = layout.unitOf(to - 1, size);
         long fileLast = layout.unitCount(size) - 1;
@@ -385,12 +433,21 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
+    /** Destroys the file's cryptor and every spare; under the write lock, so no read is using one. */
     private void destroyCryptor() {
         if (cryptor != null) {
             cryptor.destroy();
             cryptor = null;
         }
+        header = null;
+        for (Decryptor spare; (spare = spareDecryptors.pollFirst()) != null; ) {
+            spare.cryptor().destroy();
+            spare.buffers().wipe();
+        }
     }
 
     private record OldUnit(long index, byte[] cleartext) {}
+
+    /** A cryptor and its scratch buffers for one read at a time. */
+    private record Decryptor(UnitCryptor cryptor, UnitBuffers buffers) {}
 }

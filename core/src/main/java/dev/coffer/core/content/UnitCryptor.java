@@ -19,7 +19,8 @@ import javax.security.auth.Destroyable;
  * its file secret. SIV_XTSHMAC: {@code nonce || XTS(nonce, P) || tag}; SIV_XTS: {@code XTS(LE128(i), P)}.
  * Units under 16 bytes use the tiny keystream. Knows nothing of where units live in a file.
  *
- * <p>Not thread-safe: one instance per open file, used under that file's lock.
+ * <p>Not thread-safe: used by one thread at a time (an open file has one for writes and reads, and
+ * spares for reads that run in parallel).
  */
 public final class UnitCryptor implements Destroyable {
     public static final int NONCE = 16;

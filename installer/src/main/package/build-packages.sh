@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds Coffer's Linux packages from the app's jars: a jlink'ed runtime with only the JDK and JavaFX
+# modules the app needs, then with jpackage an app image (also packed as a portable .tar.gz), a .deb,
+# and an .rpm where rpmbuild exists. Driven by `mvn -pl installer -am package -Ppackage`, and by the
+# installer's package test; see docs/packaging.md.
+#
+# Usage: build-packages.sh INPUT_DIR OUTPUT_DIR VERSION [deb|rpm|app-image ...]
+#   INPUT_DIR  the app's main jar (coffer-app-*.jar) and every runtime dependency jar
+#   OUTPUT_DIR where runtime/, the app image and the packages go (emptied first)
+# Needs a JDK 17+ with jmods (Debian's openjdk-17-jdk-headless), fakeroot and dpkg-deb for the .deb.
+set -euo pipefail
+
+input=$(readlink -f "$1"); out=$(readlink -f -m "$2"); version=$3; shift 3
+types=("$@"); ((${#types[@]})) || types=(app-image deb rpm)
+here=$(dirname "$(readlink -f "$0")")
+icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/icons")
+jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
+log() { echo "build-packages: $*" >&2; }
+
+# jlink takes the JDK's modules from its jmods folder (Debian's openjdk-17-jdk-headless has it); a JDK
+# 24+ without one can link from its own run-time image (JEP 493) if it was built to allow that.
+jdk_modpath=""
+[ -d "$jdk/jmods" ] && jdk_modpath="$jdk/jmods:"
+main_jar=$(cd "$input" && ls coffer-app-*.jar | head -1)
+[ -n "$main_jar" ] || { log "error: no coffer-app-*.jar in $input"; exit 1; }
+
+rm -rf "$out"; mkdir -p "$out/classpath/icons" "$out/javafx"
+# The icon sizes go beside the jars (lib/app/icons), where the .deb's postinst installs them into the theme.
+cp "$icons"/coffer-*.png "$out/classpath/icons/"
+# JavaFX's platform jars are real modules (with their native libraries inside): they go into the
+# runtime image. Its classifier-less jars are empty placeholders. Everything else is the class path.
+for jar in "$input"/*.jar; do
+  name=$(basename "$jar")
+  case "$name" in
+    javafx-*-linux*.jar) cp "$jar" "$out/javafx/" ;;
+    javafx-*.jar) ;;
+    *) cp "$jar" "$out/classpath/" ;;
+  esac
+done
+
+# The JDK modules the class path uses (jdeps), and the ones it needs without naming them in code:
+# jdk.localedata for the German translation, jdk.zipfs for reading jars as file systems,
+# jdk.unsupported for jnr-ffi's and jffi's use of sun.misc.Unsafe.
+jdk_modules=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 17 \
+  --class-path "$out/classpath/*" "$out/classpath/$main_jar")
+jdk_modules="$jdk_modules,jdk.localedata,jdk.zipfs,jdk.unsupported"
+fx_modules=""
+for jar in "$out"/javafx/*.jar; do
+  [ -e "$jar" ] || continue
+  module=$("$jdk/bin/jar" --describe-module --file "$jar" | head -1 | sed 's/@.*//')
+  fx_modules="$fx_modules,$module"
+done
+modules="$jdk_modules$fx_modules"
+log "runtime modules: $modules"
+
+"$jdk/bin/jlink" --module-path "$jdk_modpath$out/javafx" --add-modules "$modules" \
+  --include-locales=en,de --strip-debug --no-header-files --no-man-pages --compress=2 \
+  --output "$out/runtime"
+# JavaFX loads its native libraries from the runtime's lib folder (as from JavaFX's own jmods);
+# left inside the modules, it would unpack them into the user's home on every new version.
+for jar in "$out"/javafx/*.jar; do
+  [ -e "$jar" ] || continue
+  (cd "$out/runtime/lib" && "$jdk/bin/jar" xf "$jar" $("$jdk/bin/jar" tf "$jar" | grep '\.so$' || true))
+done
+
+common=(--name Coffer --app-version "$version" --vendor "Coffer" --description "Encrypted vaults for cloud-sync folders"
+  --dest "$out")
+java_opts=(--java-options "-Dprism.order=es2,sw")
+if [ "$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p')" -ge 24 ]; then
+  java_opts+=(--java-options "--enable-native-access=ALL-UNNAMED" --java-options "--sun-misc-unsafe-memory-access=allow")
+fi
+
+"$jdk/bin/jpackage" --type app-image "${common[@]}" --runtime-image "$out/runtime" \
+  --input "$out/classpath" --main-jar "$main_jar" --main-class dev.coffer.app.Main \
+  --icon "$icons/coffer-256.png" "${java_opts[@]}"
+log "app image: $out/Coffer"
+
+for type in "${types[@]}"; do
+  case "$type" in
+    app-image)
+      tar -C "$out" -czf "$out/coffer-$version-linux-x64.tar.gz" Coffer
+      log "portable archive: $out/coffer-$version-linux-x64.tar.gz" ;;
+    deb|rpm)
+      if [ "$type" = rpm ] && ! command -v rpmbuild >/dev/null; then
+        log "no rpmbuild on this machine: skipping the .rpm (install rpm to build it)"
+        continue
+      fi
+      if [ "$type" = deb ]; then
+        # The resource folder's control, postinst and prerm add Recommends: fuse3 and /usr/bin/coffer.
+        specific=(--resource-dir "$here/linux" --linux-deb-maintainer "hello@coffer.dev"
+          --linux-package-deps "libgtk-3-0, libxtst6, libgl1, libfuse2 | libfuse2t64, xdg-utils")
+      else
+        specific=(--linux-package-deps "gtk3, libXtst, mesa-libGL, fuse-libs" --linux-rpm-license-type "Proprietary")
+      fi
+      "$jdk/bin/jpackage" --type "$type" "${common[@]}" --linux-package-name coffer --app-image "$out/Coffer" "${specific[@]}" \
+        --file-associations "$here/vault-association.properties" \
+        --linux-shortcut --linux-menu-group "Utility;Security" --linux-app-category utils \
+        --icon "$icons/coffer-256.png" --about-url "https://coffer.dev"
+      log "package: $(ls "$out"/*."$type")" ;;
+    *) log "error: unknown package type $type"; exit 2 ;;
+  esac
+done
