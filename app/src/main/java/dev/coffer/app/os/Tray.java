@@ -1,16 +1,12 @@
 package dev.coffer.app.os;
 
 import java.awt.AWTException;
-import java.awt.BasicStroke;
-import java.awt.Color;
 import java.awt.GraphicsEnvironment;
 import java.awt.Image;
 import java.awt.MenuItem;
 import java.awt.PopupMenu;
-import java.awt.RenderingHints;
 import java.awt.SystemTray;
 import java.awt.TrayIcon;
-import java.awt.image.BufferedImage;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -100,21 +96,15 @@ public final class Tray {
         return item;
     }
 
-    /** The app mark drawn at 64 px: the accent square with a white padlock. */
+    /** The application icon at 64 px (the tray scales it). */
     static Image drawIcon() {
-        BufferedImage img = new BufferedImage(64, 64, BufferedImage.TYPE_INT_ARGB);
-        java.awt.Graphics2D g = img.createGraphics();
-        try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setColor(new Color(0x3b5bdb));
-            g.fillRoundRect(2, 2, 60, 60, 16, 16);
-            g.setColor(Color.WHITE);
-            g.setStroke(new BasicStroke(6f));
-            g.drawArc(20, 12, 24, 26, 0, 180);
-            g.fillRoundRect(14, 28, 36, 26, 6, 6);
-        } finally {
-            g.dispose();
+        try (var in = Tray.class.getResourceAsStream("/dev/coffer/app/icons/coffer-64.png")) {
+            if (in == null) {
+                throw new IllegalStateException("the application icon is missing from the jar");
+            }
+            return javax.imageio.ImageIO.read(in);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the application icon cannot be read", e);
         }
-        return img;
     }
 }

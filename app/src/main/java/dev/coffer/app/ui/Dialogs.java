@@ -34,6 +34,7 @@ final class Dialogs {
             stage.initModality(Modality.APPLICATION_MODAL);
         }
         stage.setTitle(title);
+        stage.getIcons().setAll(AppIcons.windowIcons());
         root.getStyleClass().add("dialog-root");
         Scene scene = new Scene(root);
         Themes.apply(scene, theme);

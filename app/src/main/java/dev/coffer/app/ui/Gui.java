@@ -53,6 +53,7 @@ public final class Gui {
     public void show(Stage primary) {
         this.stage = primary;
         primary.setTitle(m.get("main.title"));
+        primary.getIcons().setAll(AppIcons.windowIcons());
         Scene scene = new Scene(new MainWindow(this, main).build(), 920, 580);
         Themes.apply(scene, theme());
         addShortcuts(scene);

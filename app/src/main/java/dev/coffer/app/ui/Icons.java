@@ -18,9 +18,6 @@ public final class Icons {
     /** An open padlock. */
     public static final String UNLOCK = "M9 10h9.5a1.5 1.5 0 0 1 1.5 1.5v9a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 20.5v-9A1.5 1.5 "
             + "0 0 1 5.5 10H7V7a5 5 0 0 1 9.6-2l-1.8.9A3 3 0 0 0 9 7v3zm3 4.5a1.5 1.5 0 0 0-1 2.6V19h2v-1.9a1.5 1.5 0 0 0-1-2.6z";
-    /** The app's mark: a coffer (chest) with a keyhole. */
-    public static final String COFFER = "M4 9.5C4 6.5 6.5 4 9.5 4h5C17.5 4 20 6.5 20 9.5V11H4V9.5zM3 12.5h18v6A2.5 2.5 0 0 1 18.5 21h-13"
-            + "A2.5 2.5 0 0 1 3 18.5v-6zm9 2a1.4 1.4 0 0 0-.8 2.55V18.5h1.6v-1.45A1.4 1.4 0 0 0 12 14.5z";
     public static final String PLUS = "M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z";
     /** A gear. */
     public static final String SETTINGS = "M10.3 2h3.4l.5 2.6 1.6.9 2.5-.9 1.7 2.9-2 1.7v1.8l2 1.7-1.7 2.9-2.5-.9-1.6.9-.5 2.6h-3.4l-.5-2.6"

@@ -64,8 +64,10 @@ final class MainWindow {
     }
 
     private Node header() {
-        StackPane logo = new StackPane(Icons.of(Icons.COFFER, 18, "icon-on-accent"));
-        logo.getStyleClass().add("logo-badge");
+        javafx.scene.image.ImageView logo = new javafx.scene.image.ImageView(AppIcons.image(64));
+        logo.setFitWidth(30);
+        logo.setFitHeight(30);
+        logo.setSmooth(true);
         Label brand = new Label(m.get("app.name"));
         brand.getStyleClass().add("brand");
         Label tagline = new Label(m.get("app.tagline"));
@@ -150,13 +152,16 @@ final class MainWindow {
     }
 
     private Node emptyState() {
-        StackPane hero = new StackPane(Icons.of(Icons.COFFER, 34, "icon-accent"));
-        hero.getStyleClass().add("hero-icon");
+        javafx.scene.image.ImageView hero = new javafx.scene.image.ImageView(AppIcons.image(128));
+        hero.setFitWidth(88);
+        hero.setFitHeight(88);
+        hero.setSmooth(true);
         Label title = new Label(m.get("main.empty.title"));
         title.getStyleClass().add("h2");
         Label text = Dialogs.wrapping(m.get("main.empty.text"), "muted");
         text.setMaxWidth(360);
         text.setAlignment(Pos.CENTER);
+        text.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
         Button create = Dialogs.button(m.get("main.add.create"), "empty-create", "primary", "big");
         create.setOnAction(e -> gui.openCreate());
         Button open = Dialogs.button(m.get("main.add.open"), "empty-open", "big");

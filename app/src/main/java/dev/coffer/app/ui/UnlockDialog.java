@@ -59,7 +59,7 @@ public final class UnlockDialog {
             why.setTooltip(new javafx.scene.control.Tooltip(reason));
             rememberBox.getChildren().add(why);
         });
-        VBox body = new VBox(top, new VBox(6, label, passphrase), rememberBox, error, working);
+        VBox body = new VBox(top, new VBox(6, label, passphrase, error), rememberBox, working);
         body.getStyleClass().add("dialog-body");
         body.setPrefWidth(470);
 

@@ -78,7 +78,7 @@ class ScreenshotsIT {
                 Clock.systemUTC(), home.resolve("Vaults"), TestVaults.FAST_SCRYPT);
         service.updatePreferences(new Preferences(theme, false, MountMethod.AUTO, Preferences.DEFAULT_WEBDAV_PORT, 0, "en", false));
         GuiContext ctx = new GuiContext(service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(), home,
-                DEMO.resolve("config/coffer.log"), dev.coffer.app.os.PassphraseStore.unavailable("no keyring in tests"));
+                DEMO.resolve("config/coffer.log"), new MemoryKeyring());
         Gui gui = Fx.call(() -> new Gui(ctx));
         Fx.run(() -> gui.show(stage));
         shot(stage.getScene(), "main-empty", suffix);
@@ -103,6 +103,7 @@ class ScreenshotsIT {
         shot(stage.getScene(), "main-error", suffix);
 
         UnlockDialog unlock = Fx.call(() -> gui.openUnlock(service.vaults().get(1)));
+        Fx.await("the keyring to be asked", 10, () -> !unlock.viewModel().busy().get());
         Fx.run(() -> unlock.viewModel().unlock("not the passphrase".toCharArray()));
         Fx.await("the wrong passphrase message", 30, () -> !unlock.viewModel().error().get().isEmpty());
         shot(unlock.stage().getScene(), "unlock-wrong-passphrase", suffix);
