@@ -293,8 +293,10 @@ public final class CreateVaultWizard {
         });
         Button save = Dialogs.button(m.get("create.recovery.save"), "wizard-save");
         save.setOnAction(e -> saveRecoveryKey());
+        Button print = Dialogs.button(m.get("create.recovery.print"), "wizard-print");
+        print.setOnAction(e -> printRecoveryKey());
         status.getStyleClass().addAll("success-text", "small");
-        HBox actions = new HBox(8, copy, save, status);
+        HBox actions = new HBox(8, copy, save, print, status);
         actions.setAlignment(Pos.CENTER_LEFT);
         CheckBox written = new CheckBox(m.get("create.recovery.confirm"));
         written.setId("wizard-written-down");
@@ -303,6 +305,29 @@ public final class CreateVaultWizard {
         written.requestFocus();
         return page(Dialogs.heading(m.get("create.recovery.heading"), m.get("create.recovery.text")), words, actions,
                 written);
+    }
+
+    /** Prints the key on a page of its own (name, words), through the system's print dialog. */
+    private void printRecoveryKey() {
+        javafx.print.PrinterJob job = javafx.print.PrinterJob.createPrinterJob();
+        if (job == null) {
+            status.setText(m.get("create.recovery.noPrinter"));
+            return;
+        }
+        if (!job.showPrintDialog(stage)) {
+            job.cancelJob();
+            return;
+        }
+        Label title = new Label(m.get("create.recovery.printTitle", vm.name().get().strip()));
+        title.setStyle("-fx-font-size: 16px; -fx-font-weight: bold; -fx-text-fill: black;");
+        RecoveryKeyView words = new RecoveryKeyView("print-recovery-key");
+        words.show(vm.recoveryKey().get());
+        words.setStyle("-fx-background-color: white;");
+        words.getChildren().forEach(n -> n.setStyle("-fx-text-fill: black;"));
+        VBox page = new VBox(16, title, words);
+        page.setStyle("-fx-padding: 24; -fx-background-color: white;");
+        page.setPrefWidth(480);
+        status.setText(job.printPage(page) && job.endJob() ? m.get("create.recovery.printed") : m.get("create.recovery.noPrinter"));
     }
 
     private void saveRecoveryKey() {
