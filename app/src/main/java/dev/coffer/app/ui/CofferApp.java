@@ -56,8 +56,17 @@ public final class CofferApp extends Application {
 
     /** Runs the GUI until it quits; {@code vault} (may be null) gets its unlock dialog. */
     public static void launch(Path configFolder, Path vault) {
-        request = new Request(configFolder, vault);
+        prepare(configFolder, vault);
         Application.launch(CofferApp.class);
+    }
+
+    /** What the next {@link #start} uses (tests start the application through TestFX instead of launch). */
+    static void prepare(Path configFolder, Path vault) {
+        request = new Request(configFolder, vault);
+    }
+
+    Gui gui() {
+        return gui;
     }
 
     @Override
