@@ -13,6 +13,7 @@ import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 
 /**
@@ -143,8 +144,20 @@ public final class Gui {
         return d;
     }
 
-    /** "Open existing vault": a folder chooser (a vault.coffer can be dropped onto the list instead). */
+    /** "Open existing vault": choose its vault.coffer (a vault folder can be dropped onto the list, or chosen with {@link #chooseExistingFolder}). */
     void chooseExisting() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(m.get("main.openVault.file"));
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(m.get("main.openVault.filter"), "vault.coffer"));
+        File home = ctx.home().toFile();
+        if (home.isDirectory()) {
+            chooser.setInitialDirectory(home);
+        }
+        Optional.ofNullable(chooser.showOpenDialog(stage)).map(File::toPath).ifPresent(main::addExisting);
+    }
+
+    /** "Open vault folder": choose the folder that holds vault.coffer. */
+    void chooseExistingFolder() {
         DirectoryChooser chooser = new DirectoryChooser();
         chooser.setTitle(m.get("main.openVault.title"));
         File home = ctx.home().toFile();

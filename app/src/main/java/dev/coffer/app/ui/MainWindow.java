@@ -115,7 +115,10 @@ final class MainWindow {
         MenuItem open = new MenuItem(m.get("main.add.open"));
         open.setId("add-open");
         open.setOnAction(e -> gui.chooseExisting());
-        MenuButton add = new MenuButton(m.get("main.add"), Icons.of(Icons.PLUS, 14, "icon-on-accent"), create, open);
+        MenuItem openFolder = new MenuItem(m.get("main.add.openFolder"));
+        openFolder.setId("add-open-folder");
+        openFolder.setOnAction(e -> gui.chooseExistingFolder());
+        MenuButton add = new MenuButton(m.get("main.add"), Icons.of(Icons.PLUS, 14, "icon-on-accent"), create, open, openFolder);
         add.setId("add-vault");
         add.getStyleClass().add("primary");
         add.setMaxWidth(Double.MAX_VALUE);
