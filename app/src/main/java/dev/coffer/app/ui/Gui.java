@@ -29,6 +29,7 @@ public final class Gui {
     private final Messages m;
     private final MainViewModel main;
     private Stage stage;
+    private Theme styledWith;
 
     public Gui(GuiContext ctx) {
         this.ctx = ctx;
@@ -56,7 +57,8 @@ public final class Gui {
         primary.setTitle(m.get("main.title"));
         primary.getIcons().setAll(AppIcons.windowIcons());
         Scene scene = new Scene(new MainWindow(this, main).build(), 920, 580);
-        Themes.apply(scene, theme());
+        styledWith = theme();
+        Themes.apply(scene, styledWith);
         addShortcuts(scene);
         primary.setScene(scene);
         primary.setMinWidth(720);
@@ -85,6 +87,10 @@ public final class Gui {
     }
 
     private void restyle() {
+        if (theme() == styledWith) {
+            return; // most service events are state changes, not a new theme
+        }
+        styledWith = theme();
         for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
             if (w.getScene() != null && w.getScene().getStylesheets().stream().anyMatch(s -> s.endsWith("base.css"))) {
                 Themes.apply(w.getScene(), theme());
