@@ -93,6 +93,24 @@ class DialogsIT {
     }
 
     @Test
+    void fuseMissingIsExplainedInTheUnlockDialogAndTheDetails() throws Exception {
+        show(Locale.ENGLISH);
+        t.create("Taxes");
+        t.fuse.unavailable = new dev.coffer.app.vaults.VaultException(dev.coffer.app.vaults.Problem.FUSE_MISSING,
+                "FUSE needs the packages fuse3 and libfuse2");
+        Fx.await("the vault", 10, () -> robot.lookup("#unlock-button").tryQuery().isPresent());
+        robot.clickOn("#unlock-button");
+        Fx.await("the unlock dialog", 10, () -> robot.lookup("#unlock-dialog").tryQuery().isPresent());
+        robot.clickOn("#unlock-passphrase").write(TestVaults.PASSPHRASE).type(KeyCode.ENTER);
+        Fx.await("the FUSE message", 30, () -> robot.lookup("#unlock-error").queryAs(Label.class).getText()
+                .startsWith("FUSE is not available on this computer"));
+        assertThat(robot.lookup("#unlock-error").queryAs(Label.class).getText()).contains("fuse3 and libfuse2");
+        robot.clickOn("#unlock-cancel");
+        Fx.await("the problem in the details", 10, () -> robot.lookup("#details-problem").tryQuery().isPresent());
+        assertThat(robot.lookup("#details-state").queryAs(Label.class).getText()).isEqualTo("Needs attention");
+    }
+
+    @Test
     void theWholeWindowSpeaksGerman() throws Exception {
         show(Locale.GERMAN);
         assertThat(robot.lookup("#add-vault").queryAs(javafx.scene.control.MenuButton.class).getText())
