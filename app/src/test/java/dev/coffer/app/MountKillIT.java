@@ -6,15 +6,10 @@ import dev.coffer.fuse.MountTable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -28,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code coffer mount} (the real launcher, its own process) killed with SIGKILL during a write
- * storm. A writer in the test JVM creates files, writes them, fsyncs them
+ * storm ({@link WriteStorm}). A writer in the test JVM creates files, writes them, fsyncs them
  * ({@code FileChannel.force(true)}), renames files and folders, makes folders and deletes, and
  * records every file whose fsync returned; a file leaves that record before it is renamed,
  * deleted or written again. At a random moment the mounting process is killed; {@code coffer
@@ -50,15 +45,6 @@ class MountKillIT {
     private Path vault;
     private Path mnt;
     private final List<Process> started = new ArrayList<>();
-
-    /** A file's content: {@code size} bytes from {@code seed}. */
-    private record Content(long seed, int size) {
-        byte[] bytes() {
-            byte[] b = new byte[size];
-            new Random(seed).nextBytes(b);
-            return b;
-        }
-    }
 
     private record Mounted(Process process, BufferedReader err) {}
 
@@ -115,13 +101,13 @@ class MountKillIT {
 
     @Test
     void everyFileWhoseFsyncReturnedSurvivesAKilledMount() throws Exception {
-        Map<String, Content> durable = new ConcurrentHashMap<>();
+        Map<String, WriteStorm.Content> durable = new ConcurrentHashMap<>();
         Random timing = new Random();
         Mounted m = mount();
         assertThat(m.err().readLine()).startsWith("coffer: mounted");
         for (int round = 0; round < ROUNDS; round++) {
             String context = "seed " + SEED + ", round " + round;
-            Writer writer = new Writer(mnt, "round " + round, new Random(SEED * 1000 + round), durable);
+            WriteStorm writer = new WriteStorm(mnt, "round " + round, new Random(SEED * 1000 + round), durable);
             Thread t = new Thread(writer, "writer");
             t.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -142,7 +128,7 @@ class MountKillIT {
 
             m = mount();
             assertThat(m.err().readLine()).as("%s: the stale mount is cleared", context).contains("stale");
-            for (Map.Entry<String, Content> e : durable.entrySet()) {
+            for (Map.Entry<String, WriteStorm.Content> e : durable.entrySet()) {
                 assertThat(Files.readAllBytes(mnt.resolve(e.getKey()))).as("%s: %s, whose fsync returned", context, e.getKey())
                         .isEqualTo(e.getValue().bytes());
             }
@@ -173,113 +159,6 @@ class MountKillIT {
                     Files.readAllBytes(p);
                 } catch (IOException e) {
                     throw new AssertionError(context + ": " + mnt.relativize(p) + " cannot be read: " + e, e);
-                }
-            }
-        }
-    }
-
-    /** The write storm of one round, in its own folder. */
-    private static final class Writer implements Runnable {
-        private final Path root;
-        private final Random rnd;
-        private final Map<String, Content> durable;
-        private final List<String> folders = new ArrayList<>();
-        private final List<String> files = new ArrayList<>();
-        final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        volatile boolean killed;
-        volatile int fsyncs;
-        volatile int operations;
-        private final long start = System.nanoTime();
-        private int next;
-
-        Writer(Path mnt, String folder, Random rnd, Map<String, Content> durable) {
-            this.root = mnt;
-            this.rnd = rnd;
-            this.durable = durable;
-            folders.add(folder);
-        }
-
-        long millis() {
-            return (System.nanoTime() - start) / 1_000_000;
-        }
-
-        @Override
-        public void run() {
-            try {
-                Files.createDirectory(root.resolve(folders.get(0)));
-                while (true) {
-                    step();
-                    operations++;
-                }
-            } catch (Throwable e) {
-                if (!killed) {
-                    failures.add("operation " + operations + ": " + e);
-                }
-            }
-        }
-
-        private void forget(String prefix) {
-            durable.keySet().removeIf(k -> k.equals(prefix) || k.startsWith(prefix + "/"));
-        }
-
-        private void step() throws IOException {
-            int kind = rnd.nextInt(100);
-            if (kind < 55 || files.isEmpty()) {
-                String folder = folders.get(rnd.nextInt(folders.size()));
-                String name = folder + "/file " + next++;
-                Content c = new Content(rnd.nextLong(), rnd.nextInt(300_000));
-                byte[] data = c.bytes();
-                boolean sync = rnd.nextInt(4) != 0;
-                try (FileChannel ch = FileChannel.open(root.resolve(name), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    for (int off = 0; off < data.length; off += 64 << 10) {
-                        ch.write(ByteBuffer.wrap(data, off, Math.min(64 << 10, data.length - off)));
-                    }
-                    files.add(name);
-                    if (sync) {
-                        ch.force(true);
-                        durable.put(name, c); // fsync returned
-                        fsyncs++;
-                    }
-                }
-            } else if (kind < 70) {
-                String from = files.get(rnd.nextInt(files.size()));
-                String to = folders.get(rnd.nextInt(folders.size())) + "/renamed " + next++;
-                forget(from);
-                Files.move(root.resolve(from), root.resolve(to), StandardCopyOption.ATOMIC_MOVE);
-                files.set(files.indexOf(from), to);
-            } else if (kind < 80) {
-                String file = files.remove(rnd.nextInt(files.size()));
-                forget(file);
-                Files.delete(root.resolve(file));
-            } else if (kind < 88) {
-                String file = files.get(rnd.nextInt(files.size()));
-                forget(file);
-                try (FileChannel ch = FileChannel.open(root.resolve(file), StandardOpenOption.WRITE)) {
-                    ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), rnd.nextInt(10_000)); // no longer the recorded content
-                }
-            } else if (kind < 96 || folders.size() < 2) {
-                String folder = folders.get(rnd.nextInt(folders.size())) + "/folder " + next++;
-                Files.createDirectory(root.resolve(folder));
-                folders.add(folder);
-            } else {
-                String folder = folders.get(1 + rnd.nextInt(folders.size() - 1));
-                String to = folders.get(0) + "/moved " + next++;
-                if (to.startsWith(folder + "/")) {
-                    return;
-                }
-                forget(folder);
-                Files.move(root.resolve(folder), root.resolve(to), StandardCopyOption.ATOMIC_MOVE);
-                for (int i = 0; i < folders.size(); i++) {
-                    String f = folders.get(i);
-                    if (f.equals(folder) || f.startsWith(folder + "/")) {
-                        folders.set(i, to + f.substring(folder.length()));
-                    }
-                }
-                for (int i = 0; i < files.size(); i++) {
-                    String f = files.get(i);
-                    if (f.startsWith(folder + "/")) {
-                        files.set(i, to + f.substring(folder.length()));
-                    }
                 }
             }
         }

@@ -48,7 +48,9 @@ public final class CofferCommand implements Callable<Integer> {
                 .addSubcommand(new ExportCommand(ctx))
                 .addSubcommand(new LsCommand(ctx))
                 .addSubcommand(new CatCommand(ctx))
-                .addSubcommand(new MountCommand(ctx));
+                .addSubcommand(new MountCommand(ctx))
+                .addSubcommand(new CheckCommand(ctx))
+                .addSubcommand(new ServeCommand(ctx));
         ErrorHandlers handlers = new ErrorHandlers();
         cl.setParameterExceptionHandler(handlers);
         cl.setExecutionExceptionHandler(handlers);

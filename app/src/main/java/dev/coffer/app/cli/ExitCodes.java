@@ -32,6 +32,8 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     public static final int WRONG_PASSPHRASE = 3;
     public static final int VAULT_DAMAGED = 4;
+    /** {@code check}: the health check found problems. */
+    public static final int PROBLEMS_FOUND = 5;
 
     /** The codes as every command's --help lists them. */
     static Map<String, String> helpMap() {
@@ -42,6 +44,7 @@ public final class ExitCodes {
                 + "folder not empty");
         m.put("3", "wrong passphrase (or recovery key)");
         m.put("4", "not a vault, or the vault is damaged (export: some files were skipped)");
+        m.put("5", "check: problems found (0: healthy)");
         return m;
     }
 

@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.fuse.FuseMount;
 import dev.coffer.fuse.FuseUnavailableException;
@@ -67,28 +68,32 @@ final class MountCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.OTHER, e.getMessage());
         }
         CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, readOnly);
+        // Core opens a vault whose folder cannot be written read-only and says why; so does the mount.
+        for (String warning : fs.storeLimits().warnings()) {
+            ctx.err().println("coffer: WARN " + warning);
+        }
+        boolean mountReadOnly = readOnly || fs.isReadOnly();
+        // Held until the process ends: `coffer check --repair` refuses while the vault is mounted.
+        VaultUseLock inUse = Vaults.holdInUse(fs, vault);
         FuseMount mount;
         try {
-            mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(readOnly).withFuseOptions(fuseOptions));
+            mount = FuseMount.mount(fs.getPath("/"), mountPoint, MountOptions.defaults(mountReadOnly).withFuseOptions(fuseOptions));
         } catch (MountPointException e) {
+            inUse.close();
             fs.close();
             throw CliException.usage(e.getMessage());
         } catch (IOException | RuntimeException e) {
+            inUse.close();
             fs.close();
             throw e;
         }
-        MountSession session = new MountSession(mount, fs, ctx.err(), force);
-        Thread hook = new Thread(session::stopOnSignal, "coffer-unmount");
-        Runtime.getRuntime().addShutdownHook(hook);
         ctx.out().println(mount.mountPoint());
         ctx.out().flush();
-        ctx.err().println("coffer: mounted" + (readOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
-        session.awaitEnd();
-        session.lock(); // unmounted from elsewhere: lock here (after a signal, the hook does it and this never returns)
+        ctx.err().println("coffer: mounted" + (mountReadOnly ? " read-only" : "") + "; Ctrl-C unmounts and locks the vault");
         try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down: the hook runs (and finds the vault locked)
+            Foreground.hold(new MountSession(mount, fs, ctx.err(), force), "coffer-unmount");
+        } finally {
+            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
         }
         return ExitCodes.OK;
     }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Not responsible for mounting or for choosing exit codes.
  */
-final class MountSession {
+final class MountSession implements Foreground.Session {
     private static final long RETRY_MILLIS = 1_000;
 
     private final FuseMount mount;
@@ -32,14 +32,16 @@ final class MountSession {
     }
 
     /** Blocks until the mount has ended (unmounted by anybody). */
-    void awaitEnd() throws IOException {
+    @Override
+    public void awaitEnd() throws IOException {
         while (!mount.awaitEnd(1, TimeUnit.DAYS)) {
             // keep serving
         }
     }
 
     /** SIGINT or SIGTERM: unmount (waiting while busy unless forced), then lock. Runs in the shutdown hook. */
-    void stopOnSignal() {
+    @Override
+    public void stopOnSignal() {
         boolean told = false;
         while (true) {
             try {
@@ -64,7 +66,8 @@ final class MountSession {
     }
 
     /** Closes the vault once the mount is gone (or forced away); later calls do nothing. */
-    synchronized void lock() {
+    @Override
+    public synchronized void lock() {
         if (locked) {
             return;
         }

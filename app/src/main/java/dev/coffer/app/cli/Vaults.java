@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.vault.VaultAccess;
@@ -38,6 +39,25 @@ final class Vaults {
     }
 
     /** A cleartext path in the vault; relative paths start at the vault's root. */
+    /**
+     * Takes the shared in-use lock of an opened vault, held while it is mounted or served, so that
+     * {@code coffer check --repair} refuses meanwhile. If a repair runs, closes {@code fs} and fails.
+     */
+    static VaultUseLock holdInUse(CofferFileSystem fs, Path vaultDir) throws IOException, CliException {
+        VaultUseLock inUse;
+        try {
+            inUse = VaultUseLock.forUse(vaultDir);
+        } catch (IOException | RuntimeException e) {
+            fs.close();
+            throw e;
+        }
+        if (inUse == null) {
+            fs.close();
+            throw new CliException(ExitCodes.OTHER, "the vault is being repaired (coffer check --repair); open it afterwards");
+        }
+        return inUse;
+    }
+
     static Path cleartextPath(CofferFileSystem fs, String path) {
         return fs.getPath("/").resolve(path).normalize();
     }

@@ -28,6 +28,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
+    /** Batches of at least this many units are encrypted on two cores ({@link CryptoWorkers}). */
+    private static final int SPLIT_MIN_UNITS = 16;
+    /** Spare cryptors kept per file: more would only hold memory and key schedules. */
+    private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
     private final FileChannel ciphertext;
     private final ContentKeys keys;
@@ -140,15 +144,12 @@ public final class OpenFile implements java.io.Closeable {
             }
             return;
         }
-        Decryptor spare = spareDecryptors.pollFirst();
-        if (spare == null) {
-            spare = new Decryptor(openHeader(header), new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS));
-        }
+        Decryptor spare = takeSpare();
         try {
             readPlain(spare.cryptor(), spare.buffers(), from, to, out, outOff);
         } finally {
             // The header cannot change while this read holds the read lock, so the spare stays valid.
-            spareDecryptors.addFirst(spare);
+            returnSpare(spare);
         }
     }
 
@@ -256,22 +257,21 @@ public final class OpenFile implements java.io.Closeable {
             destroyCryptor();
             cryptor = sealed.cryptor();
             header = sealed.header().clone();
+            assert dirty.first() == 0 : "a new file key rewrites every unit";
+            // The header goes out in one write with the first batch: a crash can leave the old
+            // content or the new one, not a new header alone (a 48-byte file) over old units.
             if (oldSize == 0) {
                 // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                restoringLengthOnFailure(0, () -> {
-                    writeFully(ByteBuffer.wrap(sealed.header()), 0);
-                    writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
-                });
+                restoringLengthOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
             } else {
-                writeFully(ByteBuffer.wrap(sealed.header()), 0);
-                writeUnits(dirty.first(), dirty.last(), newSize, data, oldUnits);
+                writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header());
             }
         } else {
             // New units first, then the ones that existed: a crash leaves old data readable, and a
             // failure while writing the new ones (full disk) leaves the file exactly as it was.
             restoringLengthOnFailure(layout.ciphertextLength(oldSize),
-                    () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits));
-            writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits);
+                    () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null));
+            writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
         }
         if (retagUnit != null) {
             retag(dirty.retag(), oldSize, newSize, retagUnit);
@@ -322,35 +322,131 @@ public final class OpenFile implements java.io.Closeable {
         void run() throws IOException;
     }
 
-    private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits) throws IOException {
+    /**
+     * Encrypts and stores units {@code [from, to]}; a non-null {@code newHeader} (with {@code from} 0)
+     * is stored in the same write as the first batch.
+     */
+    private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits, byte[] newHeader)
+            throws IOException {
         long last = layout.unitCount(newSize) - 1;
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
-            byte[] plain = buffers.plain();
             byte[] stored = buffers.stored();
-            int storedLen = 0;
-            for (long j = batchStart; j <= batchEnd; j++) {
-                long start = SectorLayout.unitStart(j);
-                int len = layout.unitLength(j, newSize);
-                if (data.covers(start, start + len)) {
-                    // The write holds the whole unit: encrypt straight from the caller's bytes.
-                    cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
-                            stored, storedLen);
-                    storedLen += len + layout.overhead();
-                    continue;
-                }
-                java.util.Arrays.fill(plain, 0, len, (byte) 0);
-                for (OldUnit old : oldUnits) {
-                    if (old.index() == j) {
-                        System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
-                    }
-                }
-                data.copyInto(start, len, plain);
-                cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
-                storedLen += len + layout.overhead();
+            int storedLen;
+            if (batchEnd - batchStart + 1 >= SPLIT_MIN_UNITS && CryptoWorkers.available()) {
+                storedLen = encryptSplit(batchStart, batchEnd, last, newSize, data, oldUnits, stored);
+            } else {
+                storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits, stored, 0);
             }
-            writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
+            if (newHeader != null && batchStart == 0) {
+                byte[] headed = new byte[newHeader.length + storedLen];
+                System.arraycopy(newHeader, 0, headed, 0, newHeader.length);
+                System.arraycopy(stored, 0, headed, newHeader.length, storedLen);
+                writeFully(ByteBuffer.wrap(headed), 0);
+            } else {
+                writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
+            }
         }
+    }
+
+    /**
+     * Encrypts a large batch on two cores: its second half on a {@link CryptoWorkers} thread with a
+     * spare cryptor (free: the write lock keeps reads out), its first half here; returns the stored length.
+     */
+    private int encryptSplit(long batchStart, long batchEnd, long last, long newSize, Overlay data, List<OldUnit> oldUnits,
+            byte[] stored) throws IOException {
+        long mid = batchStart + (batchEnd - batchStart + 1) / 2;
+        int midOffset = (int) (layout.storedUnitOffset(mid) - layout.storedUnitOffset(batchStart));
+        Decryptor second = takeSpare();
+        java.util.concurrent.Future<Integer> secondHalf = null;
+        try {
+            secondHalf = CryptoWorkers.submit(() -> encryptUnits(second.cryptor(), second.buffers().plain(), mid, batchEnd,
+                    last, newSize, data, oldUnits, stored, midOffset));
+            int firstLen = encryptUnits(cryptor, buffers.plain(), batchStart, mid - 1, last, newSize, data, oldUnits, stored, 0);
+            return firstLen + awaitUninterruptibly(secondHalf);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // An IOException, so that the callers' rollback (restoringLengthOnFailure) runs.
+            throw new IOException("encrypting " + cleartextPath + " failed", e.getCause());
+        } finally {
+            if (secondHalf != null) {
+                try {
+                    awaitUninterruptibly(secondHalf); // the worker must be done with `stored` and its cryptor
+                } catch (java.util.concurrent.ExecutionException ignored) {
+                    // reported above, or the first half's own failure is on its way out
+                }
+            }
+            returnSpare(second);
+        }
+    }
+
+    /**
+     * The task's result, waiting through interrupts (the interrupt is kept for the caller): an
+     * interrupted wait must not leave the worker writing into buffers the caller reuses.
+     */
+    private static <T> T awaitUninterruptibly(java.util.concurrent.Future<T> task) throws java.util.concurrent.ExecutionException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return task.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Decryptor takeSpare() throws DamagedFileException {
+        Decryptor spare = spareDecryptors.pollFirst();
+        if (spare == null) {
+            spare = new Decryptor(openHeader(header), new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS));
+        }
+        return spare;
+    }
+
+    /** Keeps a spare for the next read or write, up to one per core; destroys the rest. */
+    private void returnSpare(Decryptor spare) {
+        if (spareDecryptors.size() < MAX_SPARES) {
+            spareDecryptors.addFirst(spare);
+        } else {
+            spare.cryptor().destroy();
+            spare.buffers().wipe();
+        }
+    }
+
+    /**
+     * Encrypts units {@code [first, lastOfRange]} with {@code cryptor} into {@code stored} from
+     * {@code storedOff}, using {@code plain} as scratch for units the write covers only in part;
+     * returns the bytes stored.
+     */
+    private int encryptUnits(UnitCryptor cryptor, byte[] plain, long first, long lastOfRange, long last, long newSize,
+            Overlay data, List<OldUnit> oldUnits, byte[] stored, int storedOff) {
+        int storedLen = storedOff;
+        for (long j = first; j <= lastOfRange; j++) {
+            long start = SectorLayout.unitStart(j);
+            int len = layout.unitLength(j, newSize);
+            if (data.covers(start, start + len)) {
+                // The write holds the whole unit: encrypt straight from the caller's bytes.
+                cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
+                        stored, storedLen);
+                storedLen += len + layout.overhead();
+                continue;
+            }
+            java.util.Arrays.fill(plain, 0, len, (byte) 0);
+            for (OldUnit old : oldUnits) {
+                if (old.index() == j) {
+                    System.arraycopy(old.cleartext(), 0, plain, 0, old.cleartext().length);
+                }
+            }
+            data.copyInto(start, len, plain);
+            cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
+            storedLen += len + layout.overhead();
+        }
+        return storedLen - storedOff;
     }
 
     private void retag(long unit, long oldSize, long newSize, byte[] stored) throws IOException {

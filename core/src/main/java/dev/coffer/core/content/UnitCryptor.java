@@ -32,7 +32,8 @@ public final class UnitCryptor implements Destroyable {
     private final boolean authenticated;
     private final AesXts xts;
     private final DestroyableKey sectorKey;
-    private final Mac hmac;
+    // Not final: destroy() drops it, because it holds the HMAC key's pads, which cannot be wiped.
+    private Mac hmac;
     private final SecureRandom random;
     private final byte[] tweak = new byte[16];
     private final byte[] keystream = new byte[16];
@@ -114,6 +115,20 @@ public final class UnitCryptor implements Destroyable {
         tag(index, last, stored, off, len, stored, off + NONCE + len);
     }
 
+    /**
+     * Checks the tag of stored SIV_XTSHMAC unit {@code index} of {@code storedLen} bytes without
+     * decrypting it (the health check); the flag rules are those of {@link #decrypt}.
+     */
+    public void authenticate(long index, boolean last, byte[] stored, int off, int storedLen)
+            throws AuthenticationFailedException {
+        checkAlive();
+        int len = storedLen - overhead();
+        if (!authenticated || len <= 0) {
+            throw new AuthenticationFailedException(authenticated ? "unit " + index + " is too short" : "SIV_XTS units carry no tag");
+        }
+        verify(index, last, stored, off, len);
+    }
+
     public boolean authenticated() {
         return authenticated;
     }
@@ -191,7 +206,8 @@ public final class UnitCryptor implements Destroyable {
         destroyed = true;
         xts.destroy();
         sectorKey.destroy();
-        Bytes.wipe(keystream, nonces);
+        hmac = null;
+        Bytes.wipe(keystream, nonces, tweak, tagInput);
     }
 
     @Override

@@ -28,8 +28,10 @@ public final class AesSiv implements Destroyable {
 
     private final DestroyableKey macKey;
     private final DestroyableKey ctrKey;
-    private final CMac cmac;
-    private final Cipher ctr;
+    // Not final: destroy() drops them, because each holds an expanded AES key schedule that the JCE
+    // offers no way to wipe (CMac through JdkAesBlockCipher's Cipher).
+    private CMac cmac;
+    private Cipher ctr;
     private volatile boolean destroyed;
 
     /** {@code key} is 64 bytes (what a vault uses) or 32 bytes (AES-SIV-256); it is copied. */
@@ -152,7 +154,11 @@ public final class AesSiv implements Destroyable {
         destroyed = true;
         macKey.destroy();
         ctrKey.destroy();
-        cmac.reset();
+        if (cmac != null) {
+            cmac.reset();
+        }
+        cmac = null;
+        ctr = null;
     }
 
     @Override

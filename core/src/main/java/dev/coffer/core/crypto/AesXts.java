@@ -26,9 +26,11 @@ public final class AesXts implements Destroyable {
 
     private final DestroyableKey dataKey;
     private final DestroyableKey tweakKey;
-    private final Cipher dataEncrypt;
-    private final Cipher dataDecrypt;
-    private final Cipher tweakEncrypt;
+    // Not final: destroy() drops them, because each holds its own copy of the expanded AES key
+    // schedule, which the JCE offers no way to wipe.
+    private Cipher dataEncrypt;
+    private Cipher dataDecrypt;
+    private Cipher tweakEncrypt;
     private final byte[] tweakBlock = new byte[BLOCK];
     /** Ciphertext stealing: the last 16 + tail input bytes, then the padded partial block. */
     private final byte[] stealIn = new byte[2 * BLOCK];
@@ -200,6 +202,9 @@ public final class AesXts implements Destroyable {
         destroyed = true;
         dataKey.destroy();
         tweakKey.destroy();
+        dataEncrypt = null;
+        dataDecrypt = null;
+        tweakEncrypt = null;
         Bytes.wipe(masks, work, result, tweakBlock, stealIn, stealBlock);
     }
 

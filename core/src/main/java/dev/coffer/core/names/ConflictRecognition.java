@@ -17,6 +17,12 @@ import dev.coffer.core.crypto.AuthenticationFailedException;
 public final class ConflictRecognition {
     /** The shortest encrypted name: a 16-byte SIV tag in padded Base64url. */
     static final int MIN_ENC_NAME = 24;
+    /**
+     * The longest encrypted name of a valid cleartext name: 16 + 255 bytes in padded Base64url.
+     * Longer prefixes cannot decrypt to a name a writer may store, so they are not tried; this
+     * also bounds the work per on-disk name (each try is one decryption of the prefix).
+     */
+    static final int MAX_ENC_NAME = (16 + Names.MAX_BYTES + 2) / 3 * 4;
 
     private final NameCipher names;
 
@@ -56,7 +62,7 @@ public final class ConflictRecognition {
         if (decrypt(stem, dirId) != null) {
             return null;
         }
-        for (int len = (stem.length() - 1) / 4 * 4; len >= MIN_ENC_NAME; len -= 4) {
+        for (int len = Math.min(stem.length() - 1, MAX_ENC_NAME) / 4 * 4; len >= MIN_ENC_NAME; len -= 4) {
             String prefix = stem.substring(0, len);
             String name = decrypt(prefix, dirId);
             if (name != null) {

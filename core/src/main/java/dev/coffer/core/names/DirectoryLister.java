@@ -175,7 +175,7 @@ public final class DirectoryLister {
     }
 
     /** {@code name.c9s} content, or null if missing, too long or not ASCII. No line break is tolerated. */
-    static String readNameFile(Path entryPath) throws IOException {
+    public static String readNameFile(Path entryPath) throws IOException {
         Path nameFile = entryPath.resolve(LongNames.NAME_FILE);
         byte[] buf = new byte[LongNames.MAX_NAME_FILE + 1];
         int n;
@@ -201,7 +201,7 @@ public final class DirectoryLister {
     }
 
     /** Names in a folder, sorted by their UTF-8 bytes (spec 6 processes copies in that order). */
-    static List<String> sortedNames(Path folder) throws IOException {
+    public static List<String> sortedNames(Path folder) throws IOException {
         List<String> result = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder)) {
             for (Path p : ds) {

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * folder that appears at the target between the check and the rename can be replaced (POSIX
  * {@code rename}); an occupied target found by the check or refused by the move counts as taken.
  */
-final class EntryMoves {
+public final class EntryMoves {
     private static final Logger LOG = LoggerFactory.getLogger(EntryMoves.class);
 
     private EntryMoves() {}
@@ -37,7 +37,7 @@ final class EntryMoves {
      *
      * @return false, with nothing changed, if the target is occupied
      */
-    static boolean move(Path source, boolean sourceShortened, EntryType type, Slot target) throws IOException {
+    public static boolean move(Path source, boolean sourceShortened, EntryType type, Slot target) throws IOException {
         if (!sourceShortened && !target.shortened()) {
             return rename(source, target.entryPath());
         }

@@ -14,12 +14,12 @@ import java.util.Arrays;
  * Compares two encrypted payloads by cleartext (spec 6, rule 2: ciphertexts always differ), reading
  * both in 128 KiB pieces. The one place where a listing reads file contents.
  */
-final class CleartextComparison implements ConflictResolver.CleartextComparer {
+public final class CleartextComparison implements ConflictResolver.CleartextComparer {
     private static final int CHUNK = 128 * 1024;
 
     private final ContentKeys keys;
 
-    CleartextComparison(ContentKeys keys) {
+    public CleartextComparison(ContentKeys keys) {
         this.keys = keys;
     }
 

@@ -40,6 +40,7 @@ public final class CofferFileSystem extends FileSystem {
     private final AesSiv siv;
     private final boolean readOnly;
     private final VaultInfo info;
+    private final StoreLimits storeLimits;
     private final CofferPath root;
     private final CofferFileStore store;
     private final ReentrantLock structureLock = new ReentrantLock();
@@ -58,12 +59,13 @@ public final class CofferFileSystem extends FileSystem {
     final ConflictResolver conflicts;
 
     /** Takes ownership of {@code masterKey}: it is destroyed when this file system closes. */
-    CofferFileSystem(CofferFileSystemProvider provider, Path vaultDir, MasterKey masterKey, VaultInfo info, boolean readOnly)
-            throws IOException {
+    CofferFileSystem(CofferFileSystemProvider provider, Path vaultDir, MasterKey masterKey, VaultInfo info, StoreLimits storeLimits,
+                     boolean readOnly) throws IOException {
         this.provider = provider;
         this.vaultDir = vaultDir;
         this.masterKey = masterKey;
         this.info = info;
+        this.storeLimits = storeLimits;
         this.readOnly = readOnly;
         byte[] sivKey = masterKey.derive("coffer/siv", AesSiv.KEY_LENGTH);
         try {
@@ -91,6 +93,15 @@ public final class CofferFileSystem extends FileSystem {
     /** Facts about the vault this file system serves. */
     public VaultInfo info() {
         return info;
+    }
+
+    /**
+     * What the file system under the vault folder allows, probed at opening: read-only (then this
+     * file system is read-only too), case-insensitive, or too short a name limit; with a warning
+     * for the user about each.
+     */
+    public StoreLimits storeLimits() {
+        return storeLimits;
     }
 
     public Path vaultDir() {

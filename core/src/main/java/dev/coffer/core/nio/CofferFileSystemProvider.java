@@ -53,9 +53,9 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
     }
 
     /** Opens a file system on an already unlocked vault; takes ownership of {@code masterKey}. */
-    CofferFileSystem open(Path vaultDir, MasterKey masterKey, VaultInfo info, boolean readOnly) throws IOException {
+    CofferFileSystem open(Path vaultDir, MasterKey masterKey, VaultInfo info, StoreLimits limits, boolean readOnly) throws IOException {
         Path key = vaultDir.toAbsolutePath().normalize();
-        CofferFileSystem fs = new CofferFileSystem(this, key, masterKey, info, readOnly);
+        CofferFileSystem fs = new CofferFileSystem(this, key, masterKey, info, limits, readOnly);
         if (open.putIfAbsent(key, fs) != null) {
             fs.close();
             throw new FileSystemAlreadyExistsException(key.toString());

@@ -42,7 +42,11 @@ public final class CofferFileSystems {
         }
     }
 
-    /** Opens an already unlocked vault; the file system takes over (and later destroys) its master key. */
+    /**
+     * Opens an already unlocked vault; the file system takes over (and later destroys) its master key.
+     * A writable opening first probes the vault folder's file system ({@link CofferFileSystem#storeLimits()}):
+     * if nothing can be written there, the vault is opened read-only and the limits say why.
+     */
     public static CofferFileSystem open(UnlockedVault unlocked, boolean readOnly) throws IOException {
         try {
             VaultConfig config = unlocked.config();
@@ -55,11 +59,21 @@ public final class CofferFileSystems {
             }
             VaultInfo info = new VaultInfo(config.jti(), config.cipherCombo().name(),
                     config.cipherCombo() == CipherCombo.SIV_XTSHMAC, config.shorteningThreshold(), unlocked.warnings());
-            if (!readOnly) {
+            StoreLimits limits;
+            try {
+                limits = readOnly ? StoreProbe.unprobed(unlocked.vaultDir(), config.shorteningThreshold())
+                        : StoreProbe.probe(unlocked.vaultDir(), config.shorteningThreshold());
+            } catch (IOException | RuntimeException e) {
+                key.destroy();
+                throw e;
+            }
+            // A store that cannot be written is opened read-only, with a warning, instead of failing on the first write.
+            boolean openReadOnly = readOnly || limits.readOnly();
+            if (!openReadOnly) {
                 ensureRootStorage(unlocked.vaultDir(), key);
             }
             try {
-                return CofferFileSystemProvider.instance().open(unlocked.vaultDir(), key, info, readOnly);
+                return CofferFileSystemProvider.instance().open(unlocked.vaultDir(), key, info, limits, openReadOnly);
             } catch (IOException | RuntimeException e) {
                 key.destroy();
                 throw e;

@@ -39,6 +39,11 @@ public final class CofferPath implements Path {
         if (s.indexOf('\0') >= 0) {
             throw new java.nio.file.InvalidPathException(s, "NUL character not allowed");
         }
+        if (!isWellFormed(s)) {
+            // No UTF-8 form: encrypting it would store a lossy '?' that other names collide with.
+            // The default provider refuses such a path the same way.
+            throw new java.nio.file.InvalidPathException(s, "Malformed input or input contains unmappable characters");
+        }
         List<String> parts = new ArrayList<>();
         for (String p : s.split("/")) {
             if (!p.isEmpty()) {
@@ -46,6 +51,19 @@ public final class CofferPath implements Path {
             }
         }
         return new CofferPath(fs, s.startsWith("/"), parts);
+    }
+
+    /** True if every surrogate in {@code s} is part of a pair, i.e. {@code s} has a UTF-8 form. */
+    private static boolean isWellFormed(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The components in NFC, as the vault stores them. */

@@ -60,6 +60,27 @@ class DiskFullTest {
         }
     }
 
+    /**
+     * A crash after any single write must not leave a new header alone over nothing (a 48-byte file)
+     * or over units of the old key: the header goes out in the same write as the first units.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aNewFileKeyIsStoredInOneWriteWithTheFirstUnits(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Path file = tmp.resolve("first.c9r");
+        for (int size : new int[] {1, 15, 16, 4096, 100_000, 300_000}) {
+            java.nio.file.Files.deleteIfExists(file);
+            SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+            try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+                f.write(ByteBuffer.wrap(new byte[size]), 0);
+            }
+            assertThat(ch.writes.get(0)[0]).as("first write's position, size %d", size).isZero();
+            long firstUnits = Math.min(keys.layout().ciphertextLength(size), keys.layout().storedUnitOffset(32));
+            assertThat(ch.writes.get(0)[1]).as("first write's length, size %d", size).isEqualTo(firstUnits);
+        }
+    }
+
     private static FileChannel failing(Path file, int budget) throws IOException {
         return new SpaceLimitedChannel(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE), budget);
@@ -69,6 +90,8 @@ class DiskFullTest {
     private static final class SpaceLimitedChannel extends FileChannel {
         private final FileChannel d;
         private long budget;
+        /** Position and length of every positional write, in order. */
+        final java.util.List<long[]> writes = new java.util.ArrayList<>();
 
         SpaceLimitedChannel(FileChannel d, long budget) {
             this.d = d;
@@ -90,6 +113,7 @@ class DiskFullTest {
         }
 
         @Override public int write(ByteBuffer src, long position) throws IOException {
+            writes.add(new long[] {position, src.remaining()});
             int allowed = spend(src);
             if (allowed >= 0) {
                 ByteBuffer part = src.duplicate();

@@ -28,6 +28,27 @@ class ConflictRecognitionTest {
     }
 
     @Test
+    void aCopyOfTheLongestNameIsStillRecognised() {
+        String longest = "\u00e9".repeat(127) + "x"; // 255 bytes
+        String enc = names.encrypt(longest, "");
+        assertThat(enc).hasSize(ConflictRecognition.MAX_ENC_NAME);
+        assertThat(recognition.recognize(enc + " (1).c9r", null, ""))
+                .isEqualTo(new ConflictRecognition.Copy(enc + ".c9r", " (1)", longest));
+    }
+
+    /** Regression (found by NamesFuzzTest): every prefix of a huge name was decrypted, quadratic work (over 5 s for 145,000 characters). */
+    @Test
+    void aHugeDecoratedNameIsAnsweredQuickly() {
+        String enc = names.encrypt("hello.txt", "");
+        long start = System.nanoTime();
+        ConflictRecognition.Copy copy = recognition.recognize(enc + "g".repeat(1_000_000) + ".c9r", null, "");
+        assertThat(copy.original()).isEqualTo(enc + ".c9r");
+        assertThat(copy.cleartextName()).isEqualTo("hello.txt");
+        assertThat(recognition.recognize("A".repeat(1_000_000) + ".c9r", null, "")).isNull();
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2_000);
+    }
+
+    @Test
     void aNameThatDecryptsAsItIsIsNoCopy() {
         String enc = names.encrypt("hello.txt", "");
         assertThat(recognition.recognize(enc + ".c9r", null, "")).isNull();

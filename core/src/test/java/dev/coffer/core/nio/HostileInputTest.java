@@ -39,6 +39,26 @@ class HostileInputTest {
         assertThatThrownBy(() -> names.decrypt(good, "other-parent")).isInstanceOf(AuthenticationFailedException.class);
     }
 
+    /**
+     * Regression (found by NamesFuzzTest): a name with an unpaired surrogate has no UTF-8 form and
+     * was stored as '?', so "\ud800", "\udc00" and "?" were all the same file.
+     */
+    @Test
+    void namesWithoutAUtf8FormAreRefusedAndNeverCollide() throws IOException {
+        try (CofferFileSystem fs = CofferFileSystems.create(tmp.resolve("v"), "p".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            for (String bad : new String[] {"\ud800", "a\udc00b", "x\ud83d", "\ude00\ud83d"}) {
+                assertThatThrownBy(() -> fs.getPath("/" + bad)).isInstanceOf(java.nio.file.InvalidPathException.class);
+                assertThatThrownBy(() -> fs.getPath("/").resolve(bad)).isInstanceOf(java.nio.file.InvalidPathException.class);
+            }
+            Files.writeString(fs.getPath("/?"), "question mark");
+            Files.writeString(fs.getPath("/\ud83d\ude00"), "emoji");
+            try (Stream<Path> s = Files.list(fs.getPath("/"))) {
+                assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("?", "\ud83d\ude00");
+            }
+            assertThat(Files.readString(fs.getPath("/?"))).isEqualTo("question mark");
+        }
+    }
+
     @Test
     void onlyExactLowerCaseUuidPointersAreValid() throws IOException {
         String[] bad = {"", "00000000-0000-0000-0000-00000000000", "00000000-0000-0000-0000-0000000000000",

@@ -1,0 +1,114 @@
+package dev.coffer.app.cli;
+
+import dev.coffer.core.health.VaultUseLock;
+import dev.coffer.core.nio.CofferFileSystem;
+import dev.coffer.webdav.OsMount;
+import dev.coffer.webdav.WebDavServer;
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code coffer serve VAULT [--port N] [--mount]}: unlocks the vault, serves it over WebDAV on the
+ * loopback interface ({@code frontend-webdav}), prints the URL, optionally mounts it with the OS's
+ * own client, and stays in the foreground until SIGINT or SIGTERM; then unmounts, stops and locks
+ * the vault ({@link ServeSession}).
+ *
+ * <p>Not responsible for the server ({@code frontend-webdav}) or for the vault (core).
+ */
+@Command(name = "serve", description = {
+    "Unlocks the vault and serves it over WebDAV on 127.0.0.1 only, at a URL with an unguessable path; prints the "
+            + "URL and stays in the foreground. Ctrl-C (SIGINT) or SIGTERM stops serving and locks the vault.",
+    "Use it where FUSE is missing: file managers (Windows Explorer, macOS Finder, GNOME Files, Dolphin) and davfs2 "
+            + "mount the URL. Anyone who knows the URL and can connect to 127.0.0.1 can read and change the files."})
+final class ServeCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Parameters(index = "0", paramLabel = "VAULT", description = "The vault folder.")
+    Path vault;
+
+    @Option(names = "--port", paramLabel = "N", description = "The TCP port (default 0: any free port).")
+    int port;
+
+    @Option(names = "--mount", description = "Also mount it: Linux with gio (desktop session) or davfs2 (as root), "
+            + "printing where; on macOS and Windows print the command to mount it.")
+    boolean mount;
+
+    @Mixin
+    PassphraseOptions passphrase;
+
+    ServeCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (port < 0 || port > 65_535) {
+            throw CliException.usage("--port must be between 0 and 65535: " + port);
+        }
+        Vaults.requireVault(vault);
+        CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, false);
+        // Core opens a vault whose folder cannot be written read-only and says why; so does the server.
+        for (String warning : fs.storeLimits().warnings()) {
+            ctx.err().println("coffer: WARN " + warning);
+        }
+        // Held until the process ends: `coffer check --repair` refuses while the vault is served.
+        VaultUseLock inUse = Vaults.holdInUse(fs, vault);
+        WebDavServer server;
+        try {
+            server = WebDavServer.start(fs.getPath("/"), port);
+        } catch (IOException e) {
+            inUse.close();
+            fs.close();
+            if (isBindFailure(e)) {
+                throw CliException.usage("port " + port + " is in use on 127.0.0.1: choose another with --port N, "
+                        + "or --port 0 for any free port");
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            inUse.close();
+            fs.close();
+            throw e;
+        }
+        ctx.out().println(server.url());
+        ctx.out().flush();
+        OsMount osMount = mount ? mount(server) : null;
+        ctx.err().println("coffer: serving on 127.0.0.1 only; Ctrl-C stops serving and locks the vault");
+        try {
+            Foreground.hold(new ServeSession(server, osMount, fs, ctx.err()), "coffer-stop-serving");
+        } finally {
+            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Mounts where Coffer can; otherwise says how. Serving goes on either way. */
+    private OsMount mount(WebDavServer server) {
+        if (!OsMount.canMountHere()) {
+            ctx.err().println("coffer: to mount it:\n" + OsMount.instructions(server));
+            return null;
+        }
+        try {
+            OsMount m = OsMount.mount(server);
+            ctx.err().println("coffer: mounted at " + m.where());
+            return m;
+        } catch (IOException e) {
+            ctx.err().println("coffer: not mounted: " + ExitCodes.message(e));
+            return null;
+        }
+    }
+
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,154 @@
+package dev.coffer.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code coffer serve} as users run it: the real launcher in its own process, talked to over HTTP,
+ * stopped with SIGTERM and SIGINT; with {@code --mount} (davfs2, as root) the files appear in the
+ * folder it prints and reach the vault; a port in use is a clear one-line error.
+ */
+class ServeIT {
+    private static final String PASSPHRASE = "correct horse battery";
+
+    @TempDir
+    Path tmp;
+
+    private Path launcher;
+    private Path vault;
+    private final List<Process> started = new ArrayList<>();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    /** A running {@code coffer serve}: its process, the URL it printed, its stderr. */
+    private record Serving(Process process, String url, BufferedReader err) {}
+
+    @BeforeEach
+    void vault() throws Exception {
+        launcher = Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath();
+        vault = tmp.resolve("vault");
+        Process create = process("create", vault.toString(), "--scrypt-n", "16384");
+        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(create.exitValue()).isZero();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (Process p : started) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private Process process(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
+        pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        started.add(p);
+        return p;
+    }
+
+    private Serving serve(String... extra) throws IOException {
+        List<String> args = new ArrayList<>(List.of("serve", vault.toString()));
+        args.addAll(List.of(extra));
+        Process p = process(args.toArray(new String[0]));
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+        String url = out.readLine();
+        assertThat(url).as("the URL on stdout").matches("http://127\\.0\\.0\\.1:\\d+/[A-Za-z0-9_-]{22}/");
+        return new Serving(p, url, err);
+    }
+
+    private HttpResponse<String> send(String method, String url, String body) throws Exception {
+        HttpRequest.BodyPublisher pub = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
+        return http.send(HttpRequest.newBuilder(URI.create(url)).method(method, pub).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String cat(String path) throws Exception {
+        Process p = process("cat", vault.toString(), path);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
+    }
+
+    @Test
+    void servesOverHttpAndSigtermStopsAndLocks() throws Exception {
+        Serving s = serve();
+        assertThat(s.err().readLine()).startsWith("coffer: serving on 127.0.0.1 only");
+        assertThat(send("MKCOL", s.url() + "docs", null).statusCode()).isEqualTo(201);
+        assertThat(send("PUT", s.url() + "docs/note.txt", "written over WebDAV").statusCode()).isEqualTo(201);
+        assertThat(send("GET", s.url() + "docs/note.txt", null).body()).isEqualTo("written over WebDAV");
+        assertThat(send("PROPFIND", s.url(), null).statusCode()).as("Depth infinity refused").isEqualTo(403);
+        signal(s.process(), "TERM");
+        assertThat(s.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(s.err().readLine()).isEqualTo("coffer: stopped serving; the vault is locked");
+        assertThat(cat("docs/note.txt")).isEqualTo("written over WebDAV");
+    }
+
+    @Test
+    void sigintDoesTheSame() throws Exception {
+        Serving s = serve("--port", "0");
+        assertThat(send("PUT", s.url() + "x.txt", "x").statusCode()).isEqualTo(201);
+        signal(s.process(), "INT");
+        assertThat(s.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(s.process().exitValue()).isEqualTo(130);
+        assertThat(cat("x.txt")).isEqualTo("x");
+    }
+
+    @Test
+    void aPortInUseIsOneClearLine() throws Exception {
+        Serving first = serve();
+        int port = URI.create(first.url()).getPort();
+        Process second = process("serve", vault.toString(), "--port", String.valueOf(port));
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.exitValue()).isEqualTo(2);
+        String err = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(err).isEqualTo("coffer: port " + port + " is in use on 127.0.0.1: choose another with --port N, or --port 0 for any free port\n");
+        signal(first.process(), "TERM");
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void mountShowsTheFilesThroughDavfs2UntilStopped() throws Exception {
+        assertThat(System.getProperty("user.name")).as("--mount with davfs2 needs root").isEqualTo("root");
+        Serving s = serve("--mount");
+        String mounted = s.err().readLine();
+        assertThat(mounted).as("stderr").startsWith("coffer: mounted at ");
+        Path mnt = Path.of(mounted.substring("coffer: mounted at ".length()));
+        assertThat(Files.readString(Path.of("/proc/mounts"))).contains(" " + mnt + " ");
+        Files.writeString(mnt.resolve("via-davfs.txt"), "through the OS client");
+        assertThat(Files.readString(mnt.resolve("via-davfs.txt"))).isEqualTo("through the OS client");
+        signal(s.process(), "TERM");
+        assertThat(s.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
+        assertThat(mnt).doesNotExist();
+        String secret = URI.create(s.url()).getPath().replace("/", "");
+        try (var caches = Files.list(Path.of("/var/cache/davfs2"))) {
+            assertThat(caches.map(p -> p.getFileName().toString())).as("davfs2's cleartext cache of the mount").noneMatch(n -> n.contains(secret));
+        }
+        assertThat(cat("via-davfs.txt")).isEqualTo("through the OS client");
+    }
+}

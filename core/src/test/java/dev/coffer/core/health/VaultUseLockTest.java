@@ -1,0 +1,55 @@
+package dev.coffer.core.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The lock between a vault in use and a repair, held by another process as a mount holds it. */
+class VaultUseLockTest {
+    @TempDir
+    Path tmp;
+
+    /** Holds the shared lock of a vault in use until its standard input ends (run in a child JVM). */
+    public static final class Holder {
+        public static void main(String[] args) throws IOException {
+            try (VaultUseLock lock = VaultUseLock.forUse(Path.of(args[0]))) {
+                System.out.println(lock == null ? "refused" : "held");
+                System.out.flush();
+                System.in.readAllBytes();
+            }
+        }
+    }
+
+    @Test
+    void aRepairIsRefusedWhileAnotherProcessHasTheVaultOpen() throws Exception {
+        HealthFixture v = HealthFixture.create(tmp, dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC);
+        byte[] before = Files.readAllBytes(v.vault.resolve("vault.coffer"));
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Holder.class.getName(), v.vault.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("held");
+            assertThat(VaultUseLock.forRepair(v.vault)).as("repair while mounted").isNull();
+            try (VaultUseLock second = VaultUseLock.forUse(v.vault)) {
+                assertThat(second).as("a second user may share it").isNotNull();
+            }
+        } finally {
+            holder.getOutputStream().close();
+            assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+        try (VaultUseLock repair = VaultUseLock.forRepair(v.vault)) {
+            assertThat(repair).as("repair once the other process is gone").isNotNull();
+            assertThat(VaultUseLock.forUse(v.vault)).as("use while repairing (this process)").isNull();
+        }
+        assertThat(Files.readAllBytes(v.vault.resolve("vault.coffer"))).isEqualTo(before);
+    }
+}

@@ -1,0 +1,273 @@
+package dev.coffer.webdav;
+
+import io.milton.http.HttpManager;
+import io.milton.servlet.ServletRequest;
+import io.milton.servlet.ServletResponse;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The front door of every request: {@link HostGuard} (421/403, no detail), the method list (405),
+ * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404, except
+ * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the
+ * size limit of XML bodies (413), then dispatch: Coffer's own methods for everything that reads
+ * content or changes the tree, Milton for PROPFIND (Depth 0 or 1 only; infinity is refused with
+ * {@code propfind-finite-depth}; the body must be well-formed XML; written by {@link MultistatusWriter}). File system errors become plain status codes; no
+ * path or exception text reaches the client.
+ *
+ * <p>Not responsible for the methods themselves or for the HTTP server's lifecycle ({@link WebDavServer}).
+ */
+final class DavServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DavServlet.class);
+    static final int MAX_XML_BODY = 1 << 20;
+    private static final byte[] ALLPROP = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind xmlns:D=\"DAV:\"><D:allprop/></D:propfind>"
+            .getBytes(StandardCharsets.UTF_8);
+    private static final Set<String> METHODS = Set.of("OPTIONS", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
+            "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK");
+
+    private final transient DavTree tree;
+    private final transient HostGuard guard;
+    private final transient HttpManager milton;
+    private final transient ReadMethods reads;
+    private final transient WriteMethods writes;
+    private final transient LockMethods lockMethods;
+    private final transient Preconditions pre;
+    private final transient PropPatchMethod propPatch;
+
+    DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods) {
+        this.tree = tree;
+        this.guard = guard;
+        this.milton = milton;
+        this.pre = pre;
+        this.lockMethods = lockMethods;
+        this.reads = new ReadMethods(tree);
+        this.writes = new WriteMethods(tree, locks, pre);
+        this.propPatch = new PropPatchMethod(tree);
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        switch (guard.check(req.getHeader("Host"), req.getHeader("Origin"))) {
+            case MISDIRECTED -> {
+                bare(resp, 421);
+                return;
+            }
+            case FORBIDDEN -> {
+                bare(resp, 403);
+                return;
+            }
+            default -> {
+                // a local client
+            }
+        }
+        String method = req.getMethod();
+        if (!METHODS.contains(method)) {
+            resp.setHeader("Allow", ReadMethods.ALLOW);
+            bare(resp, 405);
+            return;
+        }
+        ServletContextRequest jettyRequest = ServletContextRequest.getServletContextRequest(req);
+        if (jettyRequest != null && jettyRequest.getHttpURI().getFragment() != null) {
+            bare(resp, 400); // a fragment is not part of a request target (RFC 9112 3.2)
+            return;
+        }
+        if ("OPTIONS".equals(method) && "/".equals(req.getRequestURI())) {
+            reads.options(resp); // Windows' WebDAV client probes the server root before the share path
+            return;
+        }
+        Optional<DavPath> path = tree.urls().fromRawPath(req.getRequestURI());
+        if (path.isEmpty()) {
+            bare(resp, 404);
+            return;
+        }
+        try {
+            dispatch(req, resp, method, path.get());
+        } catch (BodyTooLargeException e) {
+            bare(resp, 413);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("{} failed: {}", method, e.getClass().getName());
+            if (!resp.isCommitted()) {
+                resp.reset();
+                bare(resp, statusFor(e));
+            } else {
+                throw e instanceof IOException io ? io : new IOException("response failed after it started", e);
+            }
+        }
+    }
+
+    private void dispatch(HttpServletRequest req, HttpServletResponse resp, String method, DavPath p) throws IOException {
+        NameForm form = NameForm.forUserAgent(req.getHeader("User-Agent"));
+        switch (method) {
+            case "OPTIONS" -> reads.options(resp);
+            case "GET" -> reads.get(req, resp, p, false);
+            case "HEAD" -> reads.get(req, resp, p, true);
+            case "PUT" -> writes.put(req, p).writeTo(resp);
+            case "DELETE" -> writes.delete(req, p).writeTo(resp);
+            case "MKCOL" -> writes.mkcol(req, p).writeTo(resp);
+            case "COPY" -> writes.copyOrMove(req, p, false).writeTo(resp);
+            case "MOVE" -> writes.copyOrMove(req, p, true).writeTo(resp);
+            case "LOCK" -> lockMethods.lock(req, p, readBody(req), form).writeTo(resp);
+            case "UNLOCK" -> lockMethods.unlock(req, p).writeTo(resp);
+            case "PROPFIND" -> propfind(req, resp, p);
+            case "PROPPATCH" -> proppatch(req, resp, p, form);
+            default -> bare(resp, 405);
+        }
+    }
+
+    private void propfind(HttpServletRequest req, HttpServletResponse resp, DavPath p) throws IOException {
+        String depth = req.getHeader("Depth");
+        if (depth == null || !(depth.equals("0") || depth.equals("1"))) {
+            DavReply.of(DavError.withCondition(403, "<D:propfind-finite-depth/>")).writeTo(resp);
+            return;
+        }
+        if (tree.attributes(p).isEmpty()) {
+            bare(resp, 404);
+            return;
+        }
+        byte[] body = readBody(req);
+        if (body.length == 0) {
+            body = ALLPROP; // RFC 4918 9.1: no body means allprop (Milton would answer a fixed list without dead properties)
+        }
+        try {
+            Xml.parse(body);
+        } catch (IOException e) {
+            bare(resp, 400);
+            return;
+        }
+        milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
+    }
+
+    private void proppatch(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
+        if (tree.attributes(p).isEmpty()) {
+            bare(resp, 404);
+            return;
+        }
+        Optional<DavError> refused = pre.checkIf(req.getHeader("If"), p)
+                .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForChange(p)));
+        if (refused.isPresent()) {
+            DavReply.of(refused.get()).writeTo(resp);
+            return;
+        }
+        propPatch.proppatch(p, readBody(req), form).writeTo(resp);
+    }
+
+    private static byte[] readBody(HttpServletRequest req) throws IOException {
+        if (req.getContentLengthLong() > MAX_XML_BODY) {
+            throw new BodyTooLargeException();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = req.getInputStream()) {
+            byte[] buf = new byte[8192];
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                out.write(buf, 0, n);
+                if (out.size() > MAX_XML_BODY) {
+                    throw new BodyTooLargeException();
+                }
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static int statusFor(Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return 409;
+        } else if (e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException) {
+            return 409;
+        } else if (e instanceof AccessDeniedException) {
+            return 403;
+        } else if (e instanceof FileSystemException fse && fse.getReason() != null && fse.getReason().contains("space")) {
+            return 507;
+        }
+        return 500;
+    }
+
+    private static void bare(HttpServletResponse resp, int status) {
+        resp.setStatus(status);
+        resp.setContentLength(0);
+    }
+
+    /** An XML body over {@link #MAX_XML_BODY}. */
+    private static final class BodyTooLargeException extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** Milton's free edition announces DAV level 1 only; the locks here are Coffer's, so it is 1 and 2. */
+    private static final class DavLevel extends HttpServletResponseWrapper {
+        DavLevel(HttpServletResponse resp) {
+            super(resp);
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            super.setHeader(name, "DAV".equalsIgnoreCase(name) ? "1, 2" : value);
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            super.addHeader(name, "DAV".equalsIgnoreCase(name) ? "1, 2" : value);
+        }
+    }
+
+    /** The request with its (size-checked) body read ahead, for Milton. */
+    private static final class BufferedBody extends HttpServletRequestWrapper {
+        private final byte[] body;
+
+        BufferedBody(HttpServletRequest req, byte[] body) {
+            super(req);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new IllegalStateException("blocking only");
+                }
+            };
+        }
+    }
+}

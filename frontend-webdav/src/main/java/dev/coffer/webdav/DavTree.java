@@ -1,0 +1,131 @@
+package dev.coffer.webdav;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+
+/**
+ * The served tree: the root {@link Path}, its dead properties and its URL space, plus the file
+ * operations every method shares. Resolution never follows a symbolic link (a link in a plain folder
+ * could point outside the root): a path whose ancestors are not all real folders, or which is itself
+ * a link, is treated as absent.
+ *
+ * <p>Not responsible for HTTP (the servlet and Milton are) or for locks ({@link LockManager}).
+ */
+final class DavTree {
+    private final Path root;
+    private final DeadProperties props;
+    private final DavUrls urls;
+
+    DavTree(Path root, DavUrls urls) {
+        this.root = root;
+        this.props = new DeadProperties(root);
+        this.urls = urls;
+    }
+
+    Path root() {
+        return root;
+    }
+
+    DeadProperties props() {
+        return props;
+    }
+
+    DavUrls urls() {
+        return urls;
+    }
+
+    /** The attributes of the file or folder at {@code p}, or empty if absent, a link, or below a link. */
+    Optional<BasicFileAttributes> attributes(DavPath p) {
+        Path cur = root;
+        try {
+            BasicFileAttributes a = Files.readAttributes(cur, BasicFileAttributes.class);
+            for (String s : p.segments()) {
+                if (!a.isDirectory()) {
+                    return Optional.empty();
+                }
+                cur = cur.resolve(s);
+                a = Files.readAttributes(cur, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            }
+            return a.isDirectory() || a.isRegularFile() ? Optional.of(a) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    boolean isFolder(DavPath p) {
+        return attributes(p).map(BasicFileAttributes::isDirectory).orElse(false);
+    }
+
+    Path file(DavPath p) {
+        return p.resolveIn(root);
+    }
+
+    /** Deletes a file, or a folder with everything in it, and the resource's dead properties. */
+    void delete(DavPath p) throws IOException {
+        Path target = file(p);
+        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+            Files.walkFileTree(target, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(f);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } else {
+            Files.delete(target);
+        }
+        props.deleted(p);
+    }
+
+    /** Copies a file, or a folder (with its content when {@code deep}), with dead properties; the target must be absent. */
+    void copy(DavPath from, DavPath to, boolean deep) throws IOException {
+        Path src = file(from);
+        Path dst = file(to);
+        if (Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS)) {
+            if (!deep) {
+                Files.createDirectory(dst);
+            } else {
+                Files.walkFileTree(src, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                        Files.createDirectory(dst.resolve(src.relativize(d).toString()));
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+                        if (attrs.isRegularFile()) {
+                            Files.copy(f, dst.resolve(src.relativize(f).toString()));
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            }
+        } else {
+            Files.copy(src, dst);
+        }
+        props.copied(from, to);
+    }
+
+    /** Moves a file or folder with its dead properties; the target must be absent. */
+    void move(DavPath from, DavPath to) throws IOException {
+        Files.move(file(from), file(to));
+        props.moved(from, to);
+    }
+}

@@ -1,0 +1,97 @@
+package dev.coffer.webdav;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A davfs2 mount of a served tree (Linux, as root): {@code mount -t davfs} with a private
+ * configuration that never asks for credentials ({@code ask_auth 0}; the server asks for none),
+ * takes WebDAV locks ({@code use_locks 1}), uploads on close ({@code delay_upload 0}) and uses
+ * 64 KiB buffers ({@code buf_size 64}: with smaller ones directory listings fail with EINVAL on
+ * Linux 6.16 and later). {@link #close} unmounts ({@code umount.davfs} waits until davfs2 has
+ * uploaded what is still in its cache), then deletes davfs2's cache folder of this mount in
+ * {@value #CACHE_ROOT}: davfs2 keeps whole files there, in cleartext, after unmounting.
+ *
+ * <p>Not responsible for choosing davfs2 over other clients ({@link OsMount}).
+ */
+public final class Davfs2Mount implements AutoCloseable {
+    static final String CONFIG = "ask_auth 0\nuse_locks 1\ndelay_upload 0\nbuf_size 64\n";
+    /** davfs2's cache for mounts by root (its system-wide {@code cache_dir}). */
+    static final String CACHE_ROOT = "/var/cache/davfs2";
+
+    private final Path mountPoint;
+    private final String cacheKey;
+    private boolean closed;
+
+    private Davfs2Mount(Path mountPoint, String cacheKey) {
+        this.mountPoint = mountPoint;
+        this.cacheKey = cacheKey;
+    }
+
+    /** The mount helper, if davfs2 is installed. */
+    public static Optional<Path> helper() {
+        return Commands.find("/usr/sbin/mount.davfs", "/sbin/mount.davfs");
+    }
+
+    /** Mounts {@code url} at {@code mountPoint} (an existing empty folder). */
+    public static Davfs2Mount mount(String url, Path mountPoint) throws IOException {
+        if (helper().isEmpty()) {
+            throw new IOException("davfs2 is not installed (Debian: apt-get install davfs2)");
+        }
+        Path conf = Files.createTempFile("coffer-davfs2", ".conf", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try {
+            Files.writeString(conf, CONFIG);
+            Commands.run(List.of("mount", "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()));
+        } finally {
+            Files.deleteIfExists(conf);
+        }
+        return new Davfs2Mount(mountPoint, cacheKey(url));
+    }
+
+    /** davfs2 names a mount's cache folder after host, URL path (without slashes), mount point and user. */
+    static String cacheKey(String url) {
+        String path = java.net.URI.create(url).getRawPath();
+        return java.net.URI.create(url).getHost() + "-" + (path == null ? "" : path.replace("/", "")) + "+";
+    }
+
+    /** The cache folders davfs2 keeps for this mount (empty once {@link #close} has run). */
+    public List<Path> cacheFolders() throws IOException {
+        Path root = Path.of(CACHE_ROOT);
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(root)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(cacheKey)).toList();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    public Path mountPoint() {
+        return mountPoint;
+    }
+
+    /** Unmounts (waiting for davfs2's pending uploads); later calls do nothing. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            Commands.run(List.of("umount", mountPoint.toString()));
+            closed = true;
+            for (Path cache : cacheFolders()) {
+                deleteTree(cache);
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.coffer.webdav;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import javax.xml.namespace.QName;
+
+/**
+ * Dead properties (PROPPATCH) stored with the files themselves, so they survive restarts and move
+ * with the vault: a hidden sidecar file beside each resource ({@code .coffer-dav-props.NAME} in the
+ * same folder; {@code .coffer-dav-props} inside the root for the root), in {@link Properties} text
+ * form keyed by {@code {namespace}name}. Sidecars work on any NIO file system (a plain folder and the
+ * coffer vault alike, where user-defined attributes are not available); inside a vault they are
+ * encrypted like every other file. Writes go to a temp file, are forced to disk and renamed over
+ * the old sidecar atomically. Sidecar names are never listed and cannot be addressed ({@link DavPath}).
+ *
+ * <p>Not responsible for which properties are live (Milton's property sources are) or for locks.
+ */
+final class DeadProperties {
+    static final String SIDECAR_PREFIX = ".coffer-dav-props";
+    /** Every name the server keeps for itself (sidecars, uploads in progress) starts with this. */
+    static final String RESERVED_PREFIX = ".coffer-dav-";
+
+    private final Path root;
+    private final Object mutex = new Object();
+
+    DeadProperties(Path root) {
+        this.root = root;
+    }
+
+    static boolean isSidecarName(String name) {
+        return name.startsWith(RESERVED_PREFIX);
+    }
+
+    Path sidecarOf(DavPath p) {
+        return p.isRoot() ? root.resolve(SIDECAR_PREFIX) : p.parent().resolveIn(root).resolve(SIDECAR_PREFIX + "." + p.name());
+    }
+
+    Map<QName, String> read(DavPath p) throws IOException {
+        synchronized (mutex) {
+            return load(sidecarOf(p));
+        }
+    }
+
+    void set(DavPath p, QName name, String value) throws IOException {
+        synchronized (mutex) {
+            Map<QName, String> all = load(sidecarOf(p));
+            all.put(name, value);
+            store(sidecarOf(p), all);
+        }
+    }
+
+    void remove(DavPath p, QName name) throws IOException {
+        synchronized (mutex) {
+            Map<QName, String> all = load(sidecarOf(p));
+            if (all.remove(name) != null) {
+                store(sidecarOf(p), all);
+            }
+        }
+    }
+
+    /** Replaces all dead properties of {@code p} at once (PROPPATCH is all or nothing). */
+    void replace(DavPath p, Map<QName, String> props) throws IOException {
+        synchronized (mutex) {
+            store(sidecarOf(p), props);
+        }
+    }
+
+    /** After a resource moved (or was renamed over another): its properties go with it, the target's old ones go. */
+    void moved(DavPath from, DavPath to) throws IOException {
+        synchronized (mutex) {
+            Path src = sidecarOf(from);
+            Path dst = sidecarOf(to);
+            if (Files.exists(src)) {
+                Files.move(src, dst, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } else {
+                Files.deleteIfExists(dst);
+            }
+        }
+    }
+
+    /** After a resource was copied: the copy gets the source's properties (and loses any it had). */
+    void copied(DavPath from, DavPath to) throws IOException {
+        synchronized (mutex) {
+            Map<QName, String> props = load(sidecarOf(from));
+            store(sidecarOf(to), props);
+        }
+    }
+
+    /** After a resource was deleted. */
+    void deleted(DavPath p) throws IOException {
+        synchronized (mutex) {
+            Files.deleteIfExists(sidecarOf(p));
+        }
+    }
+
+    private static Map<QName, String> load(Path sidecar) throws IOException {
+        Map<QName, String> out = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(sidecar);
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        Properties p = new Properties();
+        try (InputStream in = new ByteArrayInputStream(bytes)) {
+            p.load(in);
+        }
+        for (String key : p.stringPropertyNames()) {
+            out.put(QName.valueOf(key), p.getProperty(key));
+        }
+        return out;
+    }
+
+    private static void store(Path sidecar, Map<QName, String> props) throws IOException {
+        if (props.isEmpty()) {
+            Files.deleteIfExists(sidecar);
+            return;
+        }
+        Properties p = new Properties();
+        props.forEach((k, v) -> p.setProperty(k.toString(), v));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        p.store(bytes, null);
+        Path tmp = sidecar.resolveSibling(SIDECAR_PREFIX + ".tmp-" + UUID.randomUUID());
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(bytes.toByteArray());
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ch.force(true);
+            }
+            Files.move(tmp, sidecar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

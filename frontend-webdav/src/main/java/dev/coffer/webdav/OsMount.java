@@ -1,0 +1,99 @@
+package dev.coffer.webdav;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Mounts a running server with the operating system's own WebDAV client where Coffer can do so
+ * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, in a desktop session
+ * with a D-Bus session bus), else davfs2 when running as root ({@link Davfs2Mount}, at a new
+ * folder in the temp folder). macOS and Windows: the command to type ({@link #instructions}).
+ * {@link #close} unmounts before the server stops.
+ *
+ * <p>Not responsible for serving, or for the limits of the clients (docs/webdav.md lists them).
+ */
+public final class OsMount implements AutoCloseable {
+    private final String where;
+    private final AutoCloseable unmount;
+
+    private OsMount(String where, AutoCloseable unmount) {
+        this.where = where;
+        this.unmount = unmount;
+    }
+
+    /** True on Linux, the one system where {@link #mount} can mount by itself. */
+    public static boolean canMountHere() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    }
+
+    /**
+     * Mounts {@code server} (Linux only).
+     *
+     * @throws IOException naming what is missing when no client can be used, or the client's error
+     */
+    public static OsMount mount(WebDavServer server) throws IOException {
+        Optional<Path> gio = Commands.find("/usr/bin/gio", "/bin/gio");
+        String session = System.getenv("DBUS_SESSION_BUS_ADDRESS");
+        if (gio.isPresent() && session != null && !session.isEmpty()) {
+            String uri = "dav://127.0.0.1:" + server.port() + "/" + server.secretSegment() + "/";
+            Commands.run(List.of(gio.get().toString(), "mount", uri));
+            return new OsMount(gvfsPath(server).map(Path::toString).orElse(uri),
+                    () -> Commands.run(List.of(gio.get().toString(), "mount", "-u", uri)));
+        }
+        if (Davfs2Mount.helper().isPresent() && "root".equals(System.getProperty("user.name"))) {
+            Path mnt = Files.createTempDirectory("coffer-webdav-");
+            try {
+                Davfs2Mount m = Davfs2Mount.mount(server.url(), mnt);
+                return new OsMount(mnt.toString(), () -> {
+                    m.close();
+                    Files.deleteIfExists(mnt);
+                });
+            } catch (IOException e) {
+                Files.deleteIfExists(mnt);
+                throw e;
+            }
+        }
+        throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
+                + "installed; or mount " + server.url() + " yourself");
+    }
+
+    /** Where the files appear: a folder, or the URI the file manager shows. */
+    public String where() {
+        return where;
+    }
+
+    /** How to mount {@code server} by hand on macOS and Windows. */
+    public static String instructions(WebDavServer server) {
+        return "macOS:   mkdir -p /Volumes/coffer && mount_webdav -S " + server.url() + " /Volumes/coffer"
+                + "   (or Finder > Go > Connect to Server: " + server.url() + ")\n"
+                + "Windows: net use * \\\\127.0.0.1@" + server.port() + "\\DavWWWRoot\\" + server.secretSegment()
+                + "   (WebClient service; files over 50 MB need FileSizeLimitInBytes raised, see docs/webdav.md)";
+    }
+
+    /** Unmounts; the server must still be running (clients upload what they cached). */
+    @Override
+    public void close() throws IOException {
+        try {
+            unmount.close();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("unmounting failed", e);
+        }
+    }
+
+    private static Optional<Path> gvfsPath(WebDavServer server) {
+        try {
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            Path p = Path.of("/run/user/" + uid + "/gvfs/dav:host=127.0.0.1,port=" + server.port() + ",ssl=false,prefix=%2F"
+                    + server.secretSegment());
+            return Files.exists(p) ? Optional.of(p) : Optional.empty();
+        } catch (IOException | UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.coffer.webdav;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The methods that change the tree: PUT (streamed to a {@link FileChannel} through a hidden temp
+ * file renamed over the target, so an aborted upload never leaves half a file), DELETE, MKCOL, COPY
+ * and MOVE (Depth, Overwrite, Destination), each after {@link Preconditions} (If, If-Match,
+ * If-None-Match, lock tokens). Locks on a deleted or moved-away resource are dropped.
+ *
+ * <p>Not responsible for LOCK/UNLOCK ({@link LockMethods}) or the read methods (Milton).
+ */
+final class WriteMethods {
+    private static final int BUFFER = 256 * 1024;
+
+    private final DavTree tree;
+    private final LockManager locks;
+    private final Preconditions pre;
+
+    WriteMethods(DavTree tree, LockManager locks, Preconditions pre) {
+        this.tree = tree;
+        this.locks = locks;
+        this.pre = pre;
+    }
+
+    DavReply put(HttpServletRequest req, DavPath p) throws IOException {
+        if (req.getHeader("Content-Range") != null || p.isRoot()) {
+            return DavReply.status(400); // RFC 9110 14.5: a PUT with Content-Range must be refused
+        }
+        Optional<BasicFileAttributes> existing = tree.attributes(p);
+        if (existing.isPresent() && existing.get().isDirectory()) {
+            return DavReply.status(405);
+        }
+        if (!tree.isFolder(p.parent())) {
+            return DavReply.status(409);
+        }
+        Optional<DavError> refused = common(req, p, existing.isPresent() ? pre.locksForChange(p) : pre.locksForMembership(p));
+        if (refused.isPresent()) {
+            return DavReply.of(refused.get());
+        }
+        long expected = expectedLength(req);
+        Path target = tree.file(p);
+        if (expected > 0 && expected > Files.getFileStore(target.getParent()).getUsableSpace()) {
+            return DavReply.status(507);
+        }
+        Path tmp = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "upload-" + UUID.randomUUID());
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    InputStream in = req.getInputStream()) {
+                copy(in, ch);
+            }
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        DavReply r = DavReply.status(existing.isPresent() ? 204 : 201);
+        Etags.of(target).ifPresent(e -> r.header("ETag", e));
+        return r;
+    }
+
+    DavReply delete(HttpServletRequest req, DavPath p) throws IOException {
+        if (p.isRoot()) {
+            return DavReply.status(403);
+        }
+        if (tree.attributes(p).isEmpty()) {
+            return DavReply.status(404);
+        }
+        String depth = req.getHeader("Depth");
+        if (depth != null && !depth.equalsIgnoreCase("infinity") && tree.isFolder(p)) {
+            return DavReply.status(400); // RFC 4918 9.6.1: DELETE of a collection is always depth infinity
+        }
+        Optional<DavError> refused = common(req, p, pre.locksForMembership(p));
+        if (refused.isPresent()) {
+            return DavReply.of(refused.get());
+        }
+        tree.delete(p);
+        locks.removeAtOrBelow(p);
+        return DavReply.status(204);
+    }
+
+    DavReply mkcol(HttpServletRequest req, DavPath p) throws IOException {
+        if (req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null) {
+            return DavReply.status(415);
+        }
+        if (tree.attributes(p).isPresent()) {
+            return DavReply.status(405);
+        }
+        if (!tree.isFolder(p.parent())) {
+            return DavReply.status(409);
+        }
+        Optional<DavError> refused = common(req, p, pre.locksForMembership(p));
+        if (refused.isPresent()) {
+            return DavReply.of(refused.get());
+        }
+        Files.createDirectory(tree.file(p));
+        return DavReply.status(201);
+    }
+
+    DavReply copyOrMove(HttpServletRequest req, DavPath src, boolean move) throws IOException {
+        String destination = req.getHeader("Destination");
+        if (destination == null) {
+            return DavReply.status(400);
+        }
+        String authority = DavUrls.authority(destination);
+        if (authority != null && !authority.equalsIgnoreCase(req.getHeader("Host"))) {
+            return DavReply.status(502); // RFC 4918 9.8.5: another server
+        }
+        Optional<DavPath> parsed = tree.urls().fromUrl(destination);
+        if (parsed.isEmpty()) {
+            return DavReply.status(authority == null && !destination.startsWith("/") ? 400 : 403);
+        }
+        DavPath dst = parsed.get();
+        Optional<BasicFileAttributes> srcAttrs = tree.attributes(src);
+        if (srcAttrs.isEmpty()) {
+            return DavReply.status(404);
+        }
+        if (dst.startsWith(src) || src.isRoot() || dst.isRoot()) {
+            return DavReply.status(403); // onto itself or into itself
+        }
+        String depth = req.getHeader("Depth");
+        boolean deep = depth == null || depth.equalsIgnoreCase("infinity");
+        if (!deep && (move || !depth.equals("0"))) {
+            return DavReply.status(400);
+        }
+        if (!tree.isFolder(dst.parent())) {
+            return DavReply.status(409);
+        }
+        boolean dstExists = tree.attributes(dst).isPresent();
+        boolean overwrite = !"F".equalsIgnoreCase(String.valueOf(req.getHeader("Overwrite")).trim());
+        List<DavLock> needed = new ArrayList<>(pre.locksForMembership(dst));
+        if (move) {
+            needed.addAll(pre.locksForMembership(src));
+        }
+        Optional<DavError> refused = pre.checkIf(req.getHeader("If"), src)
+                .or(() -> pre.checkLocks(req.getHeader("If"), needed));
+        if (refused.isPresent()) {
+            return DavReply.of(refused.get());
+        }
+        if (dstExists) {
+            if (!overwrite) {
+                return DavReply.status(412);
+            }
+            tree.delete(dst);
+            locks.removeAtOrBelow(dst);
+        }
+        if (move) {
+            tree.move(src, dst);
+            locks.removeAtOrBelow(src);
+        } else {
+            tree.copy(src, dst, deep);
+        }
+        return DavReply.status(dstExists ? 204 : 201);
+    }
+
+    private Optional<DavError> common(HttpServletRequest req, DavPath p, Collection<DavLock> needed) {
+        return pre.checkIf(req.getHeader("If"), p)
+                .or(() -> pre.checkMatch(req.getHeader("If-Match"), req.getHeader("If-None-Match"), p))
+                .or(() -> pre.checkLocks(req.getHeader("If"), needed));
+    }
+
+    /** Content-Length, or macOS Finder's X-Expected-Entity-Length for a chunked body; -1 if unknown. */
+    private static long expectedLength(HttpServletRequest req) {
+        long cl = req.getContentLengthLong();
+        if (cl >= 0) {
+            return cl;
+        }
+        String x = req.getHeader("X-Expected-Entity-Length");
+        try {
+            return x == null ? -1 : Long.parseLong(x.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void copy(InputStream in, FileChannel ch) throws IOException {
+        byte[] buf = new byte[BUFFER];
+        ByteBuffer bb = ByteBuffer.wrap(buf);
+        int n;
+        while ((n = in.read(buf)) >= 0) {
+            bb.clear().limit(n);
+            while (bb.hasRemaining()) {
+                ch.write(bb);
+            }
+        }
+    }
+}
