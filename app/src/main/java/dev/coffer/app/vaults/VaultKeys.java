@@ -12,7 +12,8 @@ import java.util.List;
  * The passphrase operations of the vault options: change the passphrase, show the recovery key,
  * reset the passphrase with the recovery key. Each works on the vault's files whether it is locked
  * or not (the master key does not change, so an unlocked drive keeps working). Every passphrase
- * array handed in is wiped before the method returns.
+ * array handed in is wiped before the method returns. Reading vault.coffer drops an unlocked
+ * vault's in-use lock (a POSIX lock), so each operation takes it again.
  *
  * <p>Not responsible for unlocking or the vault list ({@link VaultService}).
  */
@@ -28,6 +29,7 @@ public final class VaultKeys {
         } finally {
             Arrays.fill(oldPassphrase, '\0');
             Arrays.fill(newPassphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
         }
     }
 
@@ -39,6 +41,7 @@ public final class VaultKeys {
             throw translate(e);
         } finally {
             Arrays.fill(passphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
         }
     }
 
@@ -50,6 +53,7 @@ public final class VaultKeys {
             throw translate(e);
         } finally {
             Arrays.fill(newPassphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
         }
     }
 

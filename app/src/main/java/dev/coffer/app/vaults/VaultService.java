@@ -1,5 +1,6 @@
 package dev.coffer.app.vaults;
 
+import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.vault.CipherCombo;
@@ -197,13 +198,22 @@ public final class VaultService {
         } catch (VaultFormatException e) {
             throw new VaultException(Problem.DAMAGED_CONFIGURATION, e.getMessage(), e);
         }
+        VaultUseLock inUse = null;
         try {
+            // held while unlocked, so that coffer check --repair refuses meanwhile (taken after core read vault.coffer)
+            inUse = VaultUseLock.forUse(folder);
+            if (inUse == null) {
+                throw new VaultException(Problem.IN_REPAIR, folder.toString());
+            }
             Files.createDirectories(mountPoint.getParent());
             Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, settings.readOnly(),
                     preferences.webDavPort()));
-            return new UnlockedSession(fs, drive, clock.instant());
+            return new UnlockedSession(fs, drive, inUse, clock.instant());
         } catch (IOException | RuntimeException e) {
             fs.close();
+            if (inUse != null) {
+                inUse.close();
+            }
             throw e;
         }
     }
@@ -270,6 +280,11 @@ public final class VaultService {
             session.fileSystem().close();
         } catch (IOException e) {
             LOG.warn("closing the vault's file system failed: {}", e.getClass().getSimpleName());
+        }
+        try {
+            session.releaseInUse();
+        } catch (IOException e) {
+            LOG.warn("releasing the vault's in-use lock failed: {}", e.getClass().getSimpleName());
         }
     }
 

@@ -16,7 +16,7 @@ class ManagedVaultTest {
         assertThat(v.state()).isEqualTo(VaultState.LOCKED);
         v.beginUnlock();
         assertThat(v.state()).isEqualTo(VaultState.UNLOCKING);
-        v.unlocked(new UnlockedSession(null, null, Instant.EPOCH));
+        v.unlocked(new UnlockedSession(null, null, null, Instant.EPOCH));
         assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
         v.beginLock();
         assertThat(v.state()).isEqualTo(VaultState.LOCKING);

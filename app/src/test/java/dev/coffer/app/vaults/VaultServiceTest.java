@@ -208,6 +208,35 @@ class VaultServiceTest {
     }
 
     @Test
+    void anUnlockedVaultHoldsTheInUseLockSoARepairWaits() throws Exception {
+        ManagedVault v = t.create("Taxes").vault();
+        Path folder = v.settings().folderPath();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        assertThat(dev.coffer.core.health.VaultUseLock.forRepair(folder)).as("repair refused while unlocked").isNull();
+        VaultKeys.recoveryKey(v, TestVaults.PASSPHRASE.toCharArray()); // reads vault.coffer, then takes the lock again
+        assertThat(dev.coffer.core.health.VaultUseLock.forRepair(folder)).isNull();
+        t.service.lock(v, false);
+        try (var repair = dev.coffer.core.health.VaultUseLock.forRepair(folder)) {
+            assertThat(repair).as("free once locked").isNotNull();
+        }
+    }
+
+    @Test
+    void aVaultUnderRepairCannotBeUnlocked() throws Exception {
+        ManagedVault v = t.create("Taxes").vault();
+        try (var repair = dev.coffer.core.health.VaultUseLock.forRepair(v.settings().folderPath())) {
+            assertThat(repair).isNotNull();
+            assertThatThrownBy(() -> t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray()))
+                    .isInstanceOfSatisfying(VaultException.class, e -> assertThat(e.problem()).isEqualTo(Problem.IN_REPAIR));
+        }
+        assertThat(v.state()).isEqualTo(VaultState.ERROR);
+        assertThat(t.fuse.drives).isEmpty();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray()); // after the repair
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        t.service.lock(v, false);
+    }
+
+    @Test
     void vaultsWhoseDriveVanishedAreLocked() throws Exception {
         ManagedVault v = t.create("Taxes").vault();
         t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
