@@ -22,9 +22,9 @@ public final class Mounters {
         return this;
     }
 
-    /** FUSE only: what this build has until the WebDAV frontend is wired in. */
+    /** FUSE, and WebDAV (mounted by the OS where it can be) as the fallback of AUTO and a method of its own. */
     public static Mounters defaults() {
-        return new Mounters().with(new FuseMounter());
+        return new Mounters().with(new FuseMounter()).with(new WebDavMounter(true));
     }
 
     /** The mounter for {@code method}, checked to be usable here. */
