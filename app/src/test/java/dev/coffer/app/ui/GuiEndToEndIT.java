@@ -129,6 +129,48 @@ class GuiEndToEndIT {
         assertCiphertextOnly(vaultFolder);
     }
 
+    @Test
+    void withoutFuseTheVaultIsServedOverWebDavAndStaysEncrypted() throws Exception {
+        dev.coffer.app.vaults.FakeMounter noFuse = new dev.coffer.app.vaults.FakeMounter(dev.coffer.app.vaults.MountMethod.FUSE);
+        noFuse.unavailable = new dev.coffer.app.vaults.VaultException(dev.coffer.app.vaults.Problem.FUSE_MISSING,
+                "FUSE disabled for this test");
+        service = new VaultService(new SettingsStore(tmp.resolve("config")), new dev.coffer.app.vaults.Mounters().with(noFuse)
+                .with(new dev.coffer.app.vaults.WebDavMounter(false)), Clock.systemUTC(), tmp.resolve("mnt"),
+                TestVaults.FAST_SCRYPT);
+        GuiContext ctx = new GuiContext(service, Messages.of(Locale.ENGLISH), revealed::add, new FxBackground(),
+                Files.createDirectories(tmp.resolve("home")), tmp.resolve("config/coffer.log"),
+                dev.coffer.app.os.PassphraseStore.unavailable("none in tests"));
+        stage = FxToolkit.registerPrimaryStage();
+        Gui gui = Fx.call(() -> new Gui(ctx));
+        Fx.run(() -> gui.show(stage));
+        ManagedVault vault = service.create(tmp, "Secrets", PASSPHRASE.toCharArray(),
+                dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC).vault();
+
+        Fx.await("the Unlock button", 10, () -> robot.lookup("#unlock-button").tryQuery().isPresent());
+        robot.clickOn("#unlock-button");
+        Fx.await("the unlock dialog", 10, () -> robot.lookup("#unlock-dialog").tryQuery().isPresent());
+        robot.clickOn("#unlock-passphrase").write(PASSPHRASE).type(KeyCode.ENTER);
+        Fx.await("the vault to be unlocked", 60, () -> vault.state() == VaultState.UNLOCKED);
+        String url = vault.drive().orElseThrow().location();
+        assertThat(url).startsWith("http://127.0.0.1:");
+        Fx.await("the URL in the details", 10,
+                () -> robot.lookup("#details-drive").tryQueryAs(Label.class).map(Label::getText).orElse("").equals(url));
+        assertThat(revealed).containsExactly(URI.create(url));
+
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        var put = http.send(java.net.http.HttpRequest.newBuilder(URI.create(url + CLEARTEXT_NAME))
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(CLEARTEXT)).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding());
+        assertThat(put.statusCode()).isBetween(200, 204);
+
+        robot.clickOn("#lock-button");
+        Fx.await("the vault to be locked", 60, () -> vault.state() == VaultState.LOCKED);
+        try (CofferFileSystem fs = CofferFileSystems.open(tmp.resolve("Secrets"), PASSPHRASE.toCharArray(), true)) {
+            assertThat(Files.readString(fs.getPath("/" + CLEARTEXT_NAME))).isEqualTo(CLEARTEXT);
+        }
+        assertCiphertextOnly(tmp.resolve("Secrets"));
+    }
+
     private void createThroughTheWizard() {
         robot.clickOn("#add-vault");
         robot.clickOn("Create new vault\u2026");
