@@ -40,7 +40,8 @@ public final class VaultOptionsDialog {
         this.vm = vm;
         this.m = vm.messages();
         tabs.getTabs().addAll(tab(m.get("options.general"), general()), tab(m.get("options.mount"), drive()),
-                tab(m.get("options.security"), passphrase()), tab(m.get("options.recovery.heading"), recovery()));
+                tab(m.get("options.security"), passphrase()), tab(m.get("options.recovery.heading"), recovery()),
+                tab(m.get("options.health"), health()));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         Label status = Dialogs.wrapping("", "small");
         status.setId("options-status");
@@ -63,6 +64,10 @@ public final class VaultOptionsDialog {
 
     public Stage stage() {
         return stage;
+    }
+
+    public VaultOptionsViewModel viewModel() {
+        return vm;
     }
 
     public TabPane tabs() {
@@ -180,6 +185,25 @@ public final class VaultOptionsDialog {
                 words, resetGrid);
         box.setAlignment(Pos.TOP_LEFT);
         return box;
+    }
+
+    private Node health() {
+        PassphraseField pass = new PassphraseField(m, "options-health-passphrase");
+        HBox.setHgrow(pass, Priority.ALWAYS);
+        Button run = Dialogs.button(m.get("options.health.run"), "options-health-run");
+        run.disableProperty().bind(vm.busy());
+        run.setOnAction(e -> vm.runHealthCheck(pass.take()));
+        TextArea report = new TextArea();
+        report.setId("options-health-report");
+        report.setEditable(false);
+        report.setWrapText(true);
+        report.getStyleClass().add("health-report");
+        report.textProperty().bind(vm.healthReport());
+        report.visibleProperty().bind(vm.healthReport().isNotEmpty());
+        report.managedProperty().bind(report.visibleProperty());
+        VBox.setVgrow(report, Priority.ALWAYS);
+        return new VBox(12, Dialogs.wrapping(m.get("options.health.text"), "muted"), label("options.current"),
+                new HBox(8, pass, run), report);
     }
 
     private Label heading(String key) {

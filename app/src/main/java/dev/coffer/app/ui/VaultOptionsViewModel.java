@@ -1,6 +1,7 @@
 package dev.coffer.app.ui;
 
 import dev.coffer.app.os.PassphraseStore;
+import dev.coffer.app.vaults.HealthCheck;
 import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.MountMethod;
 import dev.coffer.app.vaults.VaultKeys;
@@ -21,7 +22,8 @@ import javafx.beans.property.StringProperty;
  * auto-lock minutes, unlock at startup, reveal after unlock) saved on {@link #save()}, and the
  * passphrase operations run in the background: change the passphrase, show the recovery key (asks
  * the passphrase), reset the passphrase with the recovery key. Every passphrase array is wiped; a
- * passphrase remembered in the system keyring is replaced by the new one.
+ * passphrase remembered in the system keyring is replaced by the new one. Also runs the health
+ * check of a locked vault and shows its report.
  *
  * <p>Not responsible for the widgets.
  */
@@ -42,6 +44,7 @@ public final class VaultOptionsViewModel {
     private final BooleanProperty failed = new SimpleBooleanProperty();
     private final StringProperty recoveryKey = new SimpleStringProperty("");
     private final PassphraseStore keyring;
+    private final StringProperty healthReport = new SimpleStringProperty("");
 
     public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages,
             PassphraseStore keyring) {
@@ -160,6 +163,25 @@ public final class VaultOptionsViewModel {
             Passphrases.wipe(old.get());
             keyring.save(vault.id(), java.util.Arrays.copyOf(newPassphrase, newPassphrase.length));
         }
+    }
+
+    /** The last health check's report: a summary line, then one line per finding. */
+    public StringProperty healthReport() { return healthReport; }
+
+    /** Runs the health check (the vault must be locked) in the background with {@code passphrase} (wiped). */
+    public void runHealthCheck(char[] passphrase) {
+        busy.set(true);
+        healthReport.set("");
+        background.run(() -> HealthCheck.run(vault, passphrase), summary -> {
+            busy.set(false);
+            String head = summary.healthy() ? messages.get("options.health.healthy", summary.notes())
+                    : messages.get("options.health.problems", summary.errors(), summary.warnings(), summary.notes());
+            healthReport.set(head + (summary.lines().isEmpty() ? "" : "\n\n" + String.join("\n", summary.lines())));
+            report(head, !summary.healthy());
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
     }
 
     /** Forgets the recovery key shown (the dialog is closing). */

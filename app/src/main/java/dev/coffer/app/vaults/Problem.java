@@ -28,6 +28,8 @@ public enum Problem {
     DRIVE_BUSY,
     /** A folder for a new vault is not empty, or already holds a vault. */
     FOLDER_NOT_EMPTY,
+    /** The operation needs the vault locked (the health check). */
+    VAULT_UNLOCKED,
     /** {@code coffer check --repair} is repairing the vault. */
     IN_REPAIR,
     /** Anything else: the detail says what. */

@@ -136,6 +136,12 @@ class ScreenshotsIT {
         Fx.run(() -> options.tabs().getSelectionModel().select(2));
         shot(options.stage().getScene(), "options-passphrase", suffix);
         Fx.run(() -> options.stage().close());
+        VaultOptionsDialog health = Fx.call(() -> gui.openOptions(service.vaults().get(1)));
+        Fx.run(() -> health.tabs().getSelectionModel().select(4));
+        Fx.run(() -> health.viewModel().runHealthCheck(TestVaults.PASSPHRASE.toCharArray()));
+        Fx.await("the health report", 60, () -> !health.viewModel().healthReport().get().isEmpty());
+        shot(health.stage().getScene(), "options-health", suffix);
+        Fx.run(() -> health.stage().close());
 
         PreferencesDialog prefs = Fx.call(gui::openPreferences);
         shot(prefs.stage().getScene(), "preferences", suffix);

@@ -333,6 +333,38 @@ class ViewModelTest {
     }
 
     @Test
+    void theHealthCheckReportsAHealthyVaultThenADamagedOneAndRefusesAnUnlockedOne() throws Exception {
+        ManagedVault v = created("Taxes");
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        FakeMounter.FakeDrive drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("letters"));
+        drive.write("letters/bank.txt", "statement");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.status().get()).startsWith("Lock the vault first");
+        t.service.lock(v, false);
+
+        o.runHealthCheck("wrong one!".toCharArray());
+        assertThat(o.status().get()).isEqualTo("Wrong passphrase. Please try again.");
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).isFalse();
+        assertThat(o.healthReport().get()).startsWith("Healthy: 0 note(s).");
+
+        try (var all = Files.walk(tmp.resolve("Taxes/d"))) {
+            for (Path p : all.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().equals("dirid.c9r"))
+                    .filter(p -> p.toString().endsWith(".c9r")).toList()) {
+                byte[] b = Files.readAllBytes(p);
+                b[b.length - 1] ^= 1; // tampered content: its authentication fails
+                Files.write(p, b);
+            }
+        }
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).isTrue();
+        assertThat(o.healthReport().get()).startsWith("Problems found:");
+        assertThat(o.healthReport().get().lines().count()).isGreaterThan(2);
+    }
+
+    @Test
     void germanStringsExistForEveryEnglishKey() throws Exception {
         java.util.Properties enFile = new java.util.Properties();
         java.util.Properties deFile = new java.util.Properties();
