@@ -312,8 +312,9 @@ class Coffer(Peer):
 class CofferWebdav(Coffer):
     """The same vault served by `coffer serve` on loopback and mounted with davfs2 (as root).
 
-    davfs2 keeps whole files in a local cache and uploads a file when it is closed; its cache is put
-    on the same tmpfs, so no disk is involved here either.
+    davfs2 keeps whole files in a local cache and uploads a file when it is closed. Its cache stays
+    where davfs2 keeps it for root mounts (/var/cache/davfs2): mount.davfs refuses a cache folder
+    elsewhere. So this column, unlike the others, also writes every file once to that disk cache.
     """
     name = "coffer-webdav"
 
@@ -326,11 +327,9 @@ class CofferWebdav(Coffer):
         url = self.proc.stdout.readline().strip()
         if not url:
             raise RuntimeError("coffer serve exited with %s" % self.proc.wait())
-        cache = os.path.join(self.base, "davfs-cache")
-        os.makedirs(cache, exist_ok=True)
         conf = os.path.join(self.base, "davfs2.conf")
         with open(conf, "w") as f:
-            f.write("ask_auth 0\nuse_locks 1\ndelay_upload 0\nbuf_size 64\ncache_dir %s\n" % cache)
+            f.write("ask_auth 0\nuse_locks 1\ndelay_upload 0\nbuf_size 64\n")
         run(["mount", "-t", "davfs", "-o", "conf=" + conf, url, self.mnt], stdout=subprocess.DEVNULL)
         wait_mounted(self.mnt)
 

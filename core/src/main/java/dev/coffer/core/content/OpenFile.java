@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
-    /** Batches of at least this many units are encrypted on two cores ({@link CryptoWorkers}). */
+    /** Writes and reads of at least this many units are encrypted or decrypted on two cores ({@link CryptoWorkers}). */
     private static final int SPLIT_MIN_UNITS = 16;
     /** Spare cryptors kept per file: more would only hold memory and key schedules. */
     private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -136,6 +136,48 @@ public final class OpenFile implements java.io.Closeable {
 
     /** Decrypts under the read lock with the file's own cryptor if no other read uses it, else with a spare. */
     private void readShared(long from, long to, byte[] out, int outOff) throws IOException {
+        long first = layout.unitOf(from, size);
+        long units = layout.unitOf(to - 1, size) - first + 1;
+        if (units >= SPLIT_MIN_UNITS && CryptoWorkers.available()) {
+            readSplit(from, SectorLayout.unitStart(first + units / 2), to, out, outOff);
+        } else {
+            readWithOneCryptor(from, to, out, outOff);
+        }
+    }
+
+    /**
+     * Decrypts {@code [mid, to)} on a {@link CryptoWorkers} thread with a spare cryptor while this
+     * thread decrypts {@code [from, mid)}: a large read uses two cores. Runs under the read lock, which
+     * the worker's reads of the file's state rely on (the hand-over orders them after it).
+     */
+    private void readSplit(long from, long mid, long to, byte[] out, int outOff) throws IOException {
+        Decryptor other = takeSpare();
+        java.util.concurrent.Future<Void> secondHalf = null;
+        try {
+            secondHalf = CryptoWorkers.submit(() -> {
+                readPlain(other.cryptor(), other.buffers(), mid, to, out, outOff + (int) (mid - from));
+                return null;
+            });
+            readWithOneCryptor(from, mid, out, outOff);
+            awaitUninterruptibly(secondHalf);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io; // a unit that fails authentication names the cleartext path, as in the first half
+            }
+            throw new IOException("reading " + cleartextPath + " failed", e.getCause());
+        } finally {
+            if (secondHalf != null) {
+                try {
+                    awaitUninterruptibly(secondHalf); // the worker must be done with `out` and its cryptor
+                } catch (java.util.concurrent.ExecutionException ignored) {
+                    // reported above, or the first half's own failure is on its way out
+                }
+            }
+            returnSpare(other);
+        }
+    }
+
+    private void readWithOneCryptor(long from, long to, byte[] out, int outOff) throws IOException {
         if (ownCryptorBusy.compareAndSet(false, true)) {
             try {
                 readPlain(cryptor, buffers, from, to, out, outOff);
