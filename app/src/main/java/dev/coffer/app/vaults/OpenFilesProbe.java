@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * Linux: a FUSE drive is in use if a process has a file open inside it or its working folder there,
  * found by reading the links under {@code /proc/PID/fd} and {@code /proc/PID/cwd} (only the
  * person's own processes are readable, which are the ones that matter). A drive that is not a
- * local folder (a WebDAV URL) cannot be seen this way and counts as idle.
+ * local folder (a WebDAV URL nobody mounted) cannot be seen this way, and WebDAV has no "busy" to
+ * stop a lock, so it counts as in use: auto-lock never locks it under a client.
  *
  * <p>Not responsible for anything but answering the question; reading /proc is cheap enough for a
  * tick every 30 seconds.
@@ -28,7 +29,7 @@ public final class OpenFilesProbe implements ActivityProbe {
     @Override
     public boolean inUse(Drive drive) {
         if (!"file".equals(drive.revealTarget().getScheme())) {
-            return false;
+            return true;
         }
         Path mount = Path.of(drive.revealTarget());
         try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, p -> p.getFileName().toString().matches("\\d+"))) {

@@ -41,7 +41,7 @@ class OpenFilesProbeTest {
     }
 
     @Test
-    void aWebDavUrlCountsAsIdle() {
-        assertThat(OpenFilesProbe.system().inUse(driveAt(URI.create("http://127.0.0.1:42427/Taxes/")))).isFalse();
+    void aWebDavUrlCountsAsInUseSoAutoLockNeverLocksItUnderAClient() {
+        assertThat(OpenFilesProbe.system().inUse(driveAt(URI.create("http://127.0.0.1:42427/Taxes/")))).isTrue();
     }
 }
