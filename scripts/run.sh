@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds Coffer and starts it. Arguments go to the `coffer` launcher (no arguments: usage for now).
+# Builds Coffer and starts it. Arguments go to the `coffer` launcher (no arguments on a desktop: the GUI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -ntp -q -DskipTests package

@@ -4,9 +4,10 @@ import dev.coffer.app.cli.CliContext;
 import dev.coffer.app.cli.CofferCommand;
 
 /**
- * The process entry point of the {@code coffer} launcher: runs the command line on the real
- * terminal and streams, and exits with its code. Without a subcommand it prints the usage and
- * exits 2 (the GUI will take that case over).
+ * The process entry point of the {@code coffer} launcher: without arguments on a desktop, or with a
+ * single path to a vault (what double-clicking vault.coffer runs), the GUI ({@link GuiLauncher});
+ * otherwise the command line on the real terminal and streams, exiting with its code. Without a
+ * subcommand and without a display it prints the usage and exits 2.
  *
  * <p>Not responsible for parsing or errors ({@link CofferCommand} wires those).
  */
@@ -14,7 +15,12 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(run(CliContext.system(), args));
+        CliContext ctx = CliContext.system();
+        GuiLauncher gui = new GuiLauncher(System.getenv(), CofferCommand.commandLine(ctx).getSubcommands().keySet());
+        if (gui.wantsGui(args)) {
+            System.exit(gui.launch(ctx.err(), args));
+        }
+        System.exit(run(ctx, args));
     }
 
     /** Runs {@code args} in-process; the exit code is returned, not passed to System.exit. */

@@ -57,6 +57,9 @@ class LauncherIT {
     private static Run run(Path launcher, Map<String, String> env, String... args) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(concat(launcher.toString(), args));
         pb.environment().remove("COFFER_PASSPHRASE");
+        // A terminal without a desktop: with a display, no arguments would start the GUI instead of the usage.
+        pb.environment().remove("DISPLAY");
+        pb.environment().remove("WAYLAND_DISPLAY");
         pb.environment().putAll(env);
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();

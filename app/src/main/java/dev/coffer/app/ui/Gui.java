@@ -1,0 +1,209 @@
+package dev.coffer.app.ui;
+
+import dev.coffer.app.vaults.ManagedVault;
+import dev.coffer.app.vaults.Theme;
+import dev.coffer.app.vaults.VaultState;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Optional;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+
+/**
+ * The GUI's wiring: builds the main window on a stage, opens the dialogs (unlock, create, options,
+ * preferences, confirmations), asks about a forced lock when the ViewModel offers one, and
+ * re-styles every window when the theme preference changes. One per application.
+ *
+ * <p>Not responsible for the application's lifecycle (tray, quitting, single instance: {@code
+ * CofferApp}) or for any logic (the ViewModels).
+ */
+public final class Gui {
+    private final GuiContext ctx;
+    private final Messages m;
+    private final MainViewModel main;
+    private Stage stage;
+    private Theme styledWith;
+
+    public Gui(GuiContext ctx) {
+        this.ctx = ctx;
+        this.m = ctx.messages();
+        this.main = new MainViewModel(ctx.service(), ctx.background(), m, ctx.fileManager(), Platform::runLater);
+        main.forceLockOffer().addListener((o, a, v) -> {
+            if (v != null) {
+                Platform.runLater(() -> askForceLock(v));
+            }
+        });
+        ctx.service().addListener(() -> Platform.runLater(this::restyle));
+    }
+
+    public MainViewModel mainViewModel() {
+        return main;
+    }
+
+    public Stage stage() {
+        return stage;
+    }
+
+    /** Shows the main window on {@code primary}. */
+    public void show(Stage primary) {
+        this.stage = primary;
+        primary.setTitle(m.get("main.title"));
+        primary.getIcons().setAll(AppIcons.windowIcons());
+        Scene scene = new Scene(new MainWindow(this, main).build(), 920, 580);
+        styledWith = theme();
+        Themes.apply(scene, styledWith);
+        addShortcuts(scene);
+        primary.setScene(scene);
+        primary.setMinWidth(720);
+        primary.setMinHeight(460);
+        primary.show();
+    }
+
+    /** Ctrl+N create, Ctrl+O open existing, Ctrl+U unlock, Ctrl+L lock, Ctrl+R reveal, Ctrl+, preferences. */
+    private void addShortcuts(Scene scene) {
+        var keys = scene.getAccelerators();
+        keys.put(KeyCombination.keyCombination("Shortcut+N"), this::openCreate);
+        keys.put(KeyCombination.keyCombination("Shortcut+O"), this::chooseExisting);
+        keys.put(KeyCombination.keyCombination("Shortcut+U"), () -> {
+            ManagedVault v = main.selected().get();
+            if (v != null && (v.state() == VaultState.LOCKED || v.state() == VaultState.ERROR)) {
+                openUnlock(v);
+            }
+        });
+        keys.put(KeyCombination.keyCombination("Shortcut+L"), main::lockSelected);
+        keys.put(KeyCombination.keyCombination("Shortcut+R"), main::revealSelected);
+        keys.put(KeyCombination.keyCombination("Shortcut+Comma"), this::openPreferences);
+    }
+
+    Theme theme() {
+        return ctx.service().preferences().theme();
+    }
+
+    private void restyle() {
+        if (theme() == styledWith) {
+            return; // most service events are state changes, not a new theme
+        }
+        styledWith = theme();
+        for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
+            if (w.getScene() != null && w.getScene().getStylesheets().stream().anyMatch(s -> s.endsWith("base.css"))) {
+                Themes.apply(w.getScene(), theme());
+            }
+        }
+    }
+
+    /** A vault given on the command line or forwarded by a second launch: add it if new, then offer to unlock. */
+    public void openVault(Path folderOrConfig) {
+        ManagedVault v = main.addExisting(folderOrConfig);
+        if (v != null) {
+            bringToFront();
+            if (v.state() == VaultState.LOCKED || v.state() == VaultState.ERROR) {
+                openUnlock(v);
+            }
+        }
+    }
+
+    public void bringToFront() {
+        if (stage != null) {
+            stage.setIconified(false);
+            stage.show();
+            stage.toFront();
+        }
+    }
+
+    public UnlockDialog openUnlock(ManagedVault v) {
+        UnlockViewModel vm = new UnlockViewModel(v, ctx.service(), ctx.background(), m, ctx.fileManager(), ctx.keyring());
+        UnlockDialog d = new UnlockDialog(vm, stage, theme());
+        d.show();
+        vm.tryRemembered();
+        return d;
+    }
+
+    public CreateVaultWizard openCreate() {
+        CreateVaultViewModel vm = new CreateVaultViewModel(ctx.service(), ctx.background(), m, ctx.home());
+        CreateVaultWizard w = new CreateVaultWizard(vm, stage, theme());
+        vm.created().addListener((o, a, v) -> {
+            if (v != null) {
+                main.selected().set(v);
+            }
+        });
+        w.show();
+        return w;
+    }
+
+    public VaultOptionsDialog openOptions(ManagedVault v) {
+        VaultOptionsDialog d = new VaultOptionsDialog(new VaultOptionsViewModel(v, ctx.service(), ctx.background(), m,
+                ctx.keyring()), stage, theme());
+        d.show();
+        return d;
+    }
+
+    public PreferencesDialog openPreferences() {
+        PreferencesDialog d = new PreferencesDialog(new PreferencesViewModel(ctx.service(), m), ctx, stage, theme());
+        d.show();
+        return d;
+    }
+
+    /** "Open existing vault": choose its vault.coffer (a vault folder can be dropped onto the list, or chosen with {@link #chooseExistingFolder}). */
+    void chooseExisting() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(m.get("main.openVault.file"));
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(m.get("main.openVault.filter"), "vault.coffer"));
+        File home = ctx.home().toFile();
+        if (home.isDirectory()) {
+            chooser.setInitialDirectory(home);
+        }
+        Optional.ofNullable(chooser.showOpenDialog(stage)).map(File::toPath).ifPresent(main::addExisting);
+    }
+
+    /** "Open vault folder": choose the folder that holds vault.coffer. */
+    void chooseExistingFolder() {
+        DirectoryChooser chooser = new DirectoryChooser();
+        chooser.setTitle(m.get("main.openVault.title"));
+        File home = ctx.home().toFile();
+        if (home.isDirectory()) {
+            chooser.setInitialDirectory(home);
+        }
+        Optional.ofNullable(chooser.showDialog(stage)).map(File::toPath).ifPresent(main::addExisting);
+    }
+
+    private void askForceLock(ManagedVault v) {
+        if (main.forceLockOffer().get() != v) {
+            return;
+        }
+        if (confirm(m.get("main.forceLock.title"), m.get("main.forceLock.text", v.settings().name()),
+                m.get("main.forceLock.force"), "confirm-force-lock")) {
+            main.forceLock();
+        } else {
+            main.declineForceLock();
+        }
+    }
+
+    /** A themed yes/no question; true if the person chose {@code yes}. Cancel (Esc) is the default for safety. */
+    boolean confirm(String title, String text, String yes, String id) {
+        Button ok = Dialogs.button(yes, id, "primary");
+        Button cancel = Dialogs.button(m.get("unlock.cancel"), id + "-cancel");
+        cancel.setCancelButton(true);
+        VBox body = new VBox(Dialogs.heading(title, text));
+        body.getStyleClass().add("dialog-body");
+        body.setPrefWidth(460);
+        BorderPane root = new BorderPane(body);
+        root.setBottom(Dialogs.buttonBar(null, cancel, ok));
+        Stage dialog = Dialogs.modal(stage, title, root, theme());
+        boolean[] answer = {false};
+        ok.setOnAction(e -> {
+            answer[0] = true;
+            dialog.close();
+        });
+        cancel.setOnAction(e -> dialog.close());
+        dialog.setOnShown(e -> cancel.requestFocus());
+        dialog.showAndWait();
+        return answer[0];
+    }
+}

@@ -1,0 +1,206 @@
+package dev.coffer.app.ui;
+
+import dev.coffer.app.os.FileManager;
+import dev.coffer.app.vaults.ManagedVault;
+import dev.coffer.app.vaults.Problem;
+import dev.coffer.app.vaults.VaultException;
+import dev.coffer.app.vaults.VaultService;
+import dev.coffer.app.vaults.VaultState;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executor;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The main window's state and actions: the vault list (kept in step with the {@link VaultService},
+ * whose events arrive on any thread and are moved to the UI thread), the selection, add existing
+ * (folder or vault.coffer, also by drag and drop), remove from the list, reveal, lock (offering a
+ * forced lock when files are open) and lock all. Uses javafx.beans observables only: no scene
+ * graph, no FX thread needed, so tests drive it directly.
+ *
+ * <p>Not responsible for dialogs (the views open them) or for unlocking ({@link UnlockViewModel}).
+ */
+public final class MainViewModel {
+    private final VaultService service;
+    private final Background background;
+    private final Messages messages;
+    private final FileManager fileManager;
+    private final ObservableList<ManagedVault> vaults = FXCollections.observableArrayList();
+    private final ObjectProperty<ManagedVault> selected = new SimpleObjectProperty<>();
+    private final IntegerProperty revision = new SimpleIntegerProperty();
+    private final StringProperty notice = new SimpleStringProperty("");
+    private final ObjectProperty<ManagedVault> forceLockOffer = new SimpleObjectProperty<>();
+    private final BooleanProperty busy = new SimpleBooleanProperty();
+
+    public MainViewModel(VaultService service, Background background, Messages messages, FileManager fileManager,
+            Executor uiThread) {
+        this.service = service;
+        this.background = background;
+        this.messages = messages;
+        this.fileManager = fileManager;
+        service.addListener(() -> uiThread.execute(this::refresh));
+        refresh();
+    }
+
+    public ObservableList<ManagedVault> vaults() {
+        return vaults;
+    }
+
+    public ObjectProperty<ManagedVault> selected() {
+        return selected;
+    }
+
+    /** Counts changes of any vault's state or settings, so views know to redraw. */
+    public IntegerProperty revision() {
+        return revision;
+    }
+
+    /** A message for the person (a failure of the last action), empty if none. */
+    public StringProperty notice() {
+        return notice;
+    }
+
+    /** Set when locking found open files: the view asks whether to force, then calls {@link #forceLock}. */
+    public ObjectProperty<ManagedVault> forceLockOffer() {
+        return forceLockOffer;
+    }
+
+    public BooleanProperty busy() {
+        return busy;
+    }
+
+    public Messages messages() {
+        return messages;
+    }
+
+    /** Brings the list in step with the service, keeping the selection (the vault objects are stable). */
+    public void refresh() {
+        List<ManagedVault> now = service.vaults();
+        if (!vaults.equals(now)) {
+            vaults.setAll(now);
+        }
+        if (selected.get() != null && !now.contains(selected.get())) {
+            selected.set(null);
+        }
+        if (selected.get() == null && !now.isEmpty()) {
+            selected.set(now.get(0));
+        }
+        revision.set(revision.get() + 1);
+    }
+
+    /** Adds a vault by its folder or vault.coffer and selects it; a problem becomes the notice. */
+    public ManagedVault addExisting(Path folderOrConfig) {
+        try {
+            ManagedVault v = service.add(folderOrConfig);
+            notice.set("");
+            refresh();
+            selected.set(v);
+            return v;
+        } catch (IOException e) {
+            notice.set(messages.problem(e));
+            return null;
+        }
+    }
+
+    /** Drag and drop: adds every dropped folder or vault.coffer that is a vault; true if any was. */
+    public boolean addDropped(List<Path> dropped) {
+        boolean any = false;
+        for (Path p : dropped) {
+            any |= addExisting(p) != null;
+        }
+        return any;
+    }
+
+    /** Removes the selected vault from the list (its files stay). */
+    public void removeSelected() {
+        ManagedVault v = selected.get();
+        if (v == null) {
+            return;
+        }
+        try {
+            service.remove(v);
+            notice.set("");
+        } catch (IOException | IllegalStateException e) {
+            notice.set(messages.get("main.removeUnlocked"));
+        }
+    }
+
+    public void revealSelected() {
+        ManagedVault v = selected.get();
+        if (v == null || v.drive().isEmpty()) {
+            return;
+        }
+        try {
+            fileManager.reveal(v.drive().get().revealTarget());
+        } catch (IOException e) {
+            notice.set(e.getMessage());
+        }
+    }
+
+    public void lockSelected() {
+        lock(selected.get(), false);
+    }
+
+    /** The person agreed to lock although files are open. */
+    public void forceLock() {
+        ManagedVault v = forceLockOffer.get();
+        forceLockOffer.set(null);
+        lock(v, true);
+    }
+
+    public void declineForceLock() {
+        forceLockOffer.set(null);
+    }
+
+    private void lock(ManagedVault v, boolean force) {
+        if (v == null || v.state() != VaultState.UNLOCKED) {
+            return;
+        }
+        busy.set(true);
+        background.run(() -> {
+            service.lock(v, force);
+            return null;
+        }, ok -> {
+            busy.set(false);
+            notice.set("");
+        }, failure -> {
+            busy.set(false);
+            if (failure instanceof VaultException ve && ve.problem() == Problem.DRIVE_BUSY) {
+                forceLockOffer.set(v);
+            } else {
+                notice.set(messages.problem(failure));
+            }
+        });
+    }
+
+    /** Locks every vault (quit, tray); returns the names that stayed unlocked because files were open. */
+    public List<String> lockAll(boolean force) {
+        return service.lockAll(force).stream().map(v -> v.settings().name()).toList();
+    }
+
+    /** The state line of a vault in the list, e.g. "Unlocked at /home/a/Vaults/Taxes". */
+    public String stateText(ManagedVault v) {
+        return switch (v.state()) {
+            case LOCKED -> messages.get("state.LOCKED");
+            case UNLOCKING -> messages.get("state.UNLOCKING");
+            case LOCKING -> messages.get("state.LOCKING");
+            case UNLOCKED -> messages.get("state.UNLOCKED.at", v.drive().map(d -> d.location()).orElse(""));
+            case ERROR -> messages.get("state.ERROR");
+        };
+    }
+
+    /** The problem of a vault in ERROR, for the details pane. */
+    public String problemText(ManagedVault v) {
+        return v.problem().map(messages::problem).orElse("");
+    }
+}

@@ -1,0 +1,207 @@
+package dev.coffer.app.ui;
+
+import dev.coffer.app.os.PassphraseStore;
+import dev.coffer.app.vaults.HealthCheck;
+import dev.coffer.app.vaults.ManagedVault;
+import dev.coffer.app.vaults.MountMethod;
+import dev.coffer.app.vaults.VaultKeys;
+import dev.coffer.app.vaults.VaultService;
+import java.io.IOException;
+import java.nio.CharBuffer;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * The vault options dialog: the vault's settings (name, mount method and point, read-only,
+ * auto-lock minutes, unlock at startup, reveal after unlock) saved on {@link #save()}, and the
+ * passphrase operations run in the background: change the passphrase, show the recovery key (asks
+ * the passphrase), reset the passphrase with the recovery key. Every passphrase array is wiped; a
+ * passphrase remembered in the system keyring is replaced by the new one. Also runs the health
+ * check of a locked vault and shows its report.
+ *
+ * <p>Not responsible for the widgets.
+ */
+public final class VaultOptionsViewModel {
+    private final ManagedVault vault;
+    private final VaultService service;
+    private final Background background;
+    private final Messages messages;
+    private final StringProperty name = new SimpleStringProperty();
+    private final ObjectProperty<MountMethod> mountMethod = new SimpleObjectProperty<>();
+    private final StringProperty mountPoint = new SimpleStringProperty();
+    private final BooleanProperty readOnly = new SimpleBooleanProperty();
+    private final IntegerProperty autoLockMinutes = new SimpleIntegerProperty();
+    private final BooleanProperty unlockAtStartup = new SimpleBooleanProperty();
+    private final BooleanProperty revealAfterUnlock = new SimpleBooleanProperty();
+    private final BooleanProperty busy = new SimpleBooleanProperty();
+    private final StringProperty status = new SimpleStringProperty("");
+    private final BooleanProperty failed = new SimpleBooleanProperty();
+    private final StringProperty recoveryKey = new SimpleStringProperty("");
+    private final PassphraseStore keyring;
+    private final StringProperty healthReport = new SimpleStringProperty("");
+
+    public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages,
+            PassphraseStore keyring) {
+        this.vault = vault;
+        this.service = service;
+        this.background = background;
+        this.messages = messages;
+        this.keyring = keyring;
+        var s = vault.settings();
+        name.set(s.name());
+        mountMethod.set(s.mountMethod());
+        mountPoint.set(s.mountPoint());
+        readOnly.set(s.readOnly());
+        autoLockMinutes.set(s.autoLockMinutes());
+        unlockAtStartup.set(s.unlockAtStartup());
+        revealAfterUnlock.set(s.revealAfterUnlock());
+    }
+
+    public ManagedVault vault() { return vault; }
+    public Messages messages() { return messages; }
+    public StringProperty name() { return name; }
+    public ObjectProperty<MountMethod> mountMethod() { return mountMethod; }
+    public StringProperty mountPoint() { return mountPoint; }
+    public BooleanProperty readOnly() { return readOnly; }
+    public IntegerProperty autoLockMinutes() { return autoLockMinutes; }
+    public BooleanProperty unlockAtStartup() { return unlockAtStartup; }
+    public BooleanProperty revealAfterUnlock() { return revealAfterUnlock; }
+    public BooleanProperty busy() { return busy; }
+    /** The outcome of the last operation, shown under it. */
+    public StringProperty status() { return status; }
+    /** True if {@link #status()} reports a failure. */
+    public BooleanProperty failed() { return failed; }
+    /** The recovery key after {@link #showRecoveryKey}; cleared when the dialog closes. */
+    public StringProperty recoveryKey() { return recoveryKey; }
+
+    /** The default mount point shown as the prompt when none is set. */
+    public String defaultMountPoint() {
+        return service.mountPoint(vault.settings().withMount(mountMethod.get(), "", readOnly.get())).toString();
+    }
+
+    /** Saves the settings; they apply from the next unlock. */
+    public boolean save() {
+        String n = name.get() == null ? "" : name.get().strip();
+        if (n.isEmpty()) {
+            report(messages.get("create.name.empty"), true);
+            return false;
+        }
+        try {
+            service.update(vault, s -> s.withName(n).withMount(mountMethod.get(), mountPoint.get().strip(), readOnly.get())
+                    .withAutoLockMinutes(Math.max(0, autoLockMinutes.get())).withUnlockAtStartup(unlockAtStartup.get())
+                    .withRevealAfterUnlock(revealAfterUnlock.get()));
+            report(messages.get("options.saved"), false);
+            return true;
+        } catch (IOException e) {
+            report(messages.problem(e), true);
+            return false;
+        }
+    }
+
+    public void changePassphrase(char[] oldPassphrase, char[] newPassphrase, char[] confirmation) {
+        String problem = Passphrases.problemKey(CharBuffer.wrap(newPassphrase), CharBuffer.wrap(confirmation));
+        Passphrases.wipe(confirmation);
+        if (!problem.isEmpty()) {
+            Passphrases.wipe(oldPassphrase, newPassphrase);
+            report(messages.get(problem, Passphrases.MIN_LENGTH), true);
+            return;
+        }
+        char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
+        work(() -> {
+            try {
+                VaultKeys.changePassphrase(vault, oldPassphrase, newPassphrase);
+                updateRemembered(forKeyring);
+                return messages.get("options.passphraseChanged");
+            } finally {
+                Passphrases.wipe(forKeyring);
+            }
+        });
+    }
+
+    public void showRecoveryKey(char[] passphrase) {
+        busy.set(true);
+        background.run(() -> VaultKeys.recoveryKey(vault, passphrase), words -> {
+            busy.set(false);
+            recoveryKey.set(CreateVaultViewModel.format(words));
+            report("", false);
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
+    }
+
+    public void resetPassphrase(String recoveryWords, char[] newPassphrase, char[] confirmation) {
+        String problem = Passphrases.problemKey(CharBuffer.wrap(newPassphrase), CharBuffer.wrap(confirmation));
+        Passphrases.wipe(confirmation);
+        if (!problem.isEmpty()) {
+            Passphrases.wipe(newPassphrase);
+            report(messages.get(problem, Passphrases.MIN_LENGTH), true);
+            return;
+        }
+        char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
+        work(() -> {
+            try {
+                VaultKeys.resetPassphrase(vault, recoveryWords, newPassphrase);
+                updateRemembered(forKeyring);
+                return messages.get("options.passphraseReset");
+            } finally {
+                Passphrases.wipe(forKeyring);
+            }
+        });
+    }
+
+    /** A passphrase remembered in the keyring follows the change, so "unlock at startup" keeps working. */
+    private void updateRemembered(char[] newPassphrase) throws IOException {
+        java.util.Optional<char[]> old = keyring.load(vault.id());
+        if (old.isPresent()) {
+            Passphrases.wipe(old.get());
+            keyring.save(vault.id(), java.util.Arrays.copyOf(newPassphrase, newPassphrase.length));
+        }
+    }
+
+    /** The last health check's report: a summary line, then one line per finding. */
+    public StringProperty healthReport() { return healthReport; }
+
+    /** Runs the health check (the vault must be locked) in the background with {@code passphrase} (wiped). */
+    public void runHealthCheck(char[] passphrase) {
+        busy.set(true);
+        healthReport.set("");
+        background.run(() -> HealthCheck.run(vault, passphrase), summary -> {
+            busy.set(false);
+            String head = summary.healthy() ? messages.get("options.health.healthy", summary.notes())
+                    : messages.get("options.health.problems", summary.errors(), summary.warnings(), summary.notes());
+            healthReport.set(head + (summary.lines().isEmpty() ? "" : "\n\n" + String.join("\n", summary.lines())));
+            report(head, !summary.healthy());
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
+    }
+
+    /** Forgets the recovery key shown (the dialog is closing). */
+    public void close() {
+        recoveryKey.set("");
+    }
+
+    private void work(java.util.concurrent.Callable<String> job) {
+        busy.set(true);
+        background.run(job, message -> {
+            busy.set(false);
+            report(message, false);
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
+    }
+
+    private void report(String message, boolean failure) {
+        status.set(message);
+        failed.set(failure);
+    }
+}

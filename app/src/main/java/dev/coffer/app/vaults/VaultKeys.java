@@ -1,0 +1,76 @@
+package dev.coffer.app.vaults;
+
+import dev.coffer.core.vault.InvalidPassphraseException;
+import dev.coffer.core.vault.InvalidRecoveryKeyException;
+import dev.coffer.core.vault.VaultAccess;
+import dev.coffer.core.vault.VaultFormatException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The passphrase operations of the vault options: change the passphrase, show the recovery key,
+ * reset the passphrase with the recovery key. Each works on the vault's files whether it is locked
+ * or not (the master key does not change, so an unlocked drive keeps working). Every passphrase
+ * array handed in is wiped before the method returns. Reading vault.coffer drops an unlocked
+ * vault's in-use lock (a POSIX lock), so each operation takes it again.
+ *
+ * <p>Not responsible for unlocking or the vault list ({@link VaultService}).
+ */
+public final class VaultKeys {
+    private VaultKeys() {}
+
+    public static void changePassphrase(ManagedVault vault, char[] oldPassphrase, char[] newPassphrase)
+            throws VaultException {
+        try {
+            VaultAccess.changePassphrase(vault.settings().folderPath(), oldPassphrase, newPassphrase);
+        } catch (IOException e) {
+            throw translate(e);
+        } finally {
+            Arrays.fill(oldPassphrase, '\0');
+            Arrays.fill(newPassphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
+        }
+    }
+
+    /** The 48 words; the caller shows them and drops them. */
+    public static List<String> recoveryKey(ManagedVault vault, char[] passphrase) throws VaultException {
+        try {
+            return VaultAccess.recoveryKey(vault.settings().folderPath(), passphrase);
+        } catch (IOException e) {
+            throw translate(e);
+        } finally {
+            Arrays.fill(passphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
+        }
+    }
+
+    public static void resetPassphrase(ManagedVault vault, String recoveryWords, char[] newPassphrase)
+            throws VaultException {
+        try {
+            VaultAccess.resetPassphrase(vault.settings().folderPath(), recoveryWords, newPassphrase);
+        } catch (IOException e) {
+            throw translate(e);
+        } finally {
+            Arrays.fill(newPassphrase, '\0');
+            vault.session().ifPresent(UnlockedSession::renewInUse);
+        }
+    }
+
+    private static VaultException translate(IOException e) {
+        if (e instanceof VaultException ve) {
+            return ve;
+        }
+        if (e instanceof InvalidPassphraseException) {
+            return new VaultException(Problem.WRONG_PASSPHRASE, "", e);
+        }
+        if (e instanceof InvalidRecoveryKeyException) {
+            // core's message names a word position or the checksum, never a word
+            return new VaultException(Problem.WRONG_RECOVERY_KEY, e.getMessage(), e);
+        }
+        if (e instanceof VaultFormatException) {
+            return new VaultException(Problem.DAMAGED_CONFIGURATION, e.getMessage(), e);
+        }
+        return new VaultException(Problem.OTHER, VaultService.describe(e), e);
+    }
+}

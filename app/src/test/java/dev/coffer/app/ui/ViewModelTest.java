@@ -1,0 +1,379 @@
+package dev.coffer.app.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.coffer.app.vaults.FakeMounter;
+import dev.coffer.app.vaults.ManagedVault;
+import dev.coffer.app.vaults.TestVaults;
+import dev.coffer.app.vaults.VaultState;
+import dev.coffer.core.nio.CofferFileSystem;
+import dev.coffer.core.nio.CofferFileSystems;
+import dev.coffer.core.vault.CipherCombo;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every flow of the ViewModels without JavaFX's toolkit: the work runs synchronously, the drive is
+ * fake (the real FUSE mount is {@code GuiEndToEndIT}'s).
+ */
+class ViewModelTest {
+    @TempDir
+    Path tmp;
+
+    private TestVaults t;
+    private final SyncBackground background = new SyncBackground();
+    private final Messages en = Messages.of(Locale.ENGLISH);
+    private final List<URI> revealed = new ArrayList<>();
+    private Path home;
+    private final MemoryKeyring keyring = new MemoryKeyring();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        t = new TestVaults(tmp);
+        home = Files.createDirectories(tmp.resolve("home"));
+    }
+
+    private CreateVaultViewModel wizard() {
+        return new CreateVaultViewModel(t.service, background, en, home);
+    }
+
+    private ManagedVault created(String name) throws Exception {
+        return t.create(name).vault();
+    }
+
+    @Test
+    void createWizardWalksNameLocationPassphraseRecoveryKey() throws Exception {
+        Files.createDirectories(home.resolve("Dropbox"));
+        Files.createDirectories(home.resolve("Nextcloud"));
+        CreateVaultViewModel w = wizard();
+        assertThat(w.syncFolders()).extracting(f -> f.service()).containsExactly("Dropbox", "Nextcloud");
+        assertThat(w.location().get()).isEqualTo(home.resolve("Dropbox").toString());
+
+        assertThat(w.next()).isEqualTo("Please enter a name.");
+        w.name().set("a/b");
+        assertThat(w.next()).contains("cannot contain");
+        w.name().set("Taxes");
+        assertThat(w.next()).isEmpty();
+        assertThat(w.step().get()).isEqualTo(CreateVaultViewModel.Step.LOCATION);
+        w.location().set(tmp.resolve("nowhere").toString());
+        assertThat(w.next()).isEqualTo("Choose an existing folder.");
+        w.location().set(home.resolve("Nextcloud").toString());
+        assertThat(w.next()).isEmpty();
+        assertThat(w.step().get()).isEqualTo(CreateVaultViewModel.Step.PASSPHRASE);
+
+        w.passphraseTyped("short", "short");
+        assertThat(w.passphraseAcceptable().get()).isFalse();
+        assertThat(w.passphraseProblem().get()).isEqualTo("Use at least 8 characters.");
+        w.passphraseTyped("password", "password");
+        assertThat(w.strength().get()).isZero();
+        assertThat(w.strengthText().get()).startsWith("Very weak");
+        w.passphraseTyped("vinegar telescope umbrella orbit", "vinegar telescope umbrella orbi");
+        assertThat(w.passphraseProblem().get()).isEqualTo("The two passphrases are not the same.");
+        w.passphraseTyped("vinegar telescope umbrella orbit", "vinegar telescope umbrella orbit");
+        assertThat(w.strength().get()).isEqualTo(4);
+        assertThat(w.passphraseAcceptable().get()).isTrue();
+        assertThat(w.contentMode()).isEqualTo(CipherCombo.SIV_XTSHMAC);
+
+        char[] p = "vinegar telescope umbrella orbit".toCharArray();
+        char[] c = "vinegar telescope umbrella orbit".toCharArray();
+        w.create(p, c);
+        assertThat(p).containsOnly('\0');
+        assertThat(c).containsOnly('\0');
+        assertThat(w.error().get()).isEmpty();
+        assertThat(w.step().get()).isEqualTo(CreateVaultViewModel.Step.RECOVERY_KEY);
+        assertThat(w.recoveryKey().get().split("\\s+")).hasSize(48);
+        assertThat(w.recoveryKey().get().lines()).hasSize(4);
+        assertThat(w.canFinish()).isFalse();
+        w.recoveryKeyWrittenDown().set(true);
+        assertThat(w.canFinish()).isTrue();
+        w.finish();
+        assertThat(w.recoveryKey().get()).isEmpty();
+        assertThat(home.resolve("Nextcloud/Taxes/vault.coffer")).isRegularFile();
+        assertThat(t.service.vaults()).containsExactly(w.created().get());
+    }
+
+    @Test
+    void createWizardExpertModeMakesAnXtsVault() throws Exception {
+        CreateVaultViewModel w = wizard();
+        w.name().set("Disk");
+        w.next();
+        w.location().set(tmp.toString());
+        w.next();
+        w.expertXts().set(true);
+        w.create("vinegar telescope umbrella".toCharArray(), "vinegar telescope umbrella".toCharArray());
+        try (CofferFileSystem fs = CofferFileSystems.open(tmp.resolve("Disk"), "vinegar telescope umbrella".toCharArray(), true)) {
+            assertThat(fs.info().authenticated()).isFalse();
+        }
+    }
+
+    @Test
+    void createRefusesATooShortPassphraseWithoutWork() {
+        CreateVaultViewModel w = wizard();
+        w.name().set("Taxes");
+        w.next();
+        w.location().set(tmp.toString());
+        w.next();
+        char[] p = "short".toCharArray();
+        w.create(p, "short".toCharArray());
+        assertThat(p).containsOnly('\0');
+        assertThat(background.runs).isZero();
+        assertThat(w.error().get()).isEqualTo("Use at least 8 characters.");
+        assertThat(w.step().get()).isEqualTo(CreateVaultViewModel.Step.PASSPHRASE);
+    }
+
+    @Test
+    void createReportsAnExistingFolderOnTheLocationStep() throws Exception {
+        Files.createDirectories(tmp.resolve("Taxes"));
+        CreateVaultViewModel w = wizard();
+        w.name().set("Taxes");
+        w.next();
+        w.location().set(tmp.toString());
+        assertThat(w.next()).isEqualTo("A file or folder with this name already exists there.");
+    }
+
+    @Test
+    void unlockWrongThenRightRevealsTheDrive() throws Exception {
+        ManagedVault v = created("Taxes");
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        char[] wrong = "not it at all".toCharArray();
+        u.unlock(wrong);
+        assertThat(wrong).containsOnly('\0');
+        assertThat(u.wrongPassphrase().get()).isTrue();
+        assertThat(u.error().get()).isEqualTo("Wrong passphrase. Please try again.");
+        assertThat(u.done().get()).isFalse();
+        assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+
+        u.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(u.done().get()).isTrue();
+        assertThat(u.error().get()).isEmpty();
+        assertThat(u.wrongPassphrase().get()).isFalse();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(revealed).containsExactly(tmp.resolve("mnt/Taxes").toUri());
+    }
+
+    @Test
+    void unlockWithFuseMissingSaysWhatToInstall() throws Exception {
+        ManagedVault v = created("Taxes");
+        t.fuse.unavailable = new dev.coffer.app.vaults.VaultException(dev.coffer.app.vaults.Problem.FUSE_MISSING,
+                "install the packages fuse3 and libfuse2");
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        u.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(u.error().get()).startsWith("FUSE is not available").contains("fuse3 and libfuse2");
+        assertThat(u.wrongPassphrase().get()).isFalse();
+        assertThat(v.state()).isEqualTo(VaultState.ERROR);
+    }
+
+    @Test
+    void mainListFollowsTheServiceAndLockWithOpenFilesOffersForce() throws Exception {
+        MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
+        assertThat(m.vaults()).isEmpty();
+        ManagedVault v = created("Taxes");
+        assertThat(m.vaults()).containsExactly(v);
+        assertThat(m.selected().get()).isSameAs(v);
+        assertThat(m.stateText(v)).isEqualTo("Locked");
+
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        assertThat(m.stateText(v)).isEqualTo("Unlocked at " + tmp.resolve("mnt/Taxes"));
+        m.revealSelected();
+        assertThat(revealed).containsExactly(tmp.resolve("mnt/Taxes").toUri());
+
+        FakeMounter.FakeDrive drive = t.fuse.drives.get(0);
+        drive.busy = true;
+        m.lockSelected();
+        assertThat(m.forceLockOffer().get()).isSameAs(v);
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        m.declineForceLock();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        m.lockSelected();
+        m.forceLock();
+        assertThat(m.forceLockOffer().get()).isNull();
+        assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(drive.mounted).isFalse();
+    }
+
+    @Test
+    void mainAddAndDropAndRemove() throws Exception {
+        created("Taxes");
+        Files.createDirectories(tmp.resolve("plain"));
+        TestVaults other = new TestVaults(tmp.resolve("other"));
+        MainViewModel m = new MainViewModel(other.service, background, en, revealed::add, Runnable::run);
+        assertThat(m.addDropped(List.of(tmp.resolve("plain")))).isFalse();
+        assertThat(m.notice().get()).isEqualTo("This folder is not a Coffer vault (it has no vault.coffer).\n" + tmp.resolve("plain"));
+        assertThat(m.addDropped(List.of(tmp.resolve("Taxes/vault.coffer")))).isTrue();
+        assertThat(m.notice().get()).isEmpty();
+        assertThat(m.vaults()).hasSize(1);
+        m.removeSelected();
+        assertThat(m.vaults()).isEmpty();
+        assertThat(tmp.resolve("Taxes/vault.coffer")).isRegularFile();
+    }
+
+    @Test
+    void optionsChangePassphraseShowRecoveryKeyAndReset() throws Exception {
+        var c = t.create("Taxes");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(c.vault(), t.service, background, en, keyring);
+        o.changePassphrase(TestVaults.PASSPHRASE.toCharArray(), "new passphrase!".toCharArray(), "new passphrase?".toCharArray());
+        assertThat(o.failed().get()).isTrue();
+        assertThat(o.status().get()).isEqualTo("The two passphrases are not the same.");
+        o.changePassphrase("wrong!!!".toCharArray(), "new passphrase!".toCharArray(), "new passphrase!".toCharArray());
+        assertThat(o.status().get()).isEqualTo("Wrong passphrase. Please try again.");
+        o.changePassphrase(TestVaults.PASSPHRASE.toCharArray(), "new passphrase!".toCharArray(), "new passphrase!".toCharArray());
+        assertThat(o.failed().get()).isFalse();
+        assertThat(o.status().get()).isEqualTo("The passphrase was changed.");
+
+        o.showRecoveryKey("new passphrase!".toCharArray());
+        assertThat(o.recoveryKey().get()).isEqualTo(CreateVaultViewModel.format(c.recoveryWords()));
+        o.close();
+        assertThat(o.recoveryKey().get()).isEmpty();
+
+        o.resetPassphrase("abandon " + String.join(" ", c.recoveryWords().subList(1, 48)), "after reset!".toCharArray(),
+                "after reset!".toCharArray());
+        assertThat(o.failed().get()).isTrue();
+        assertThat(o.status().get()).startsWith("This recovery key does not fit this vault.");
+        o.resetPassphrase(String.join(" ", c.recoveryWords()), "after reset!".toCharArray(), "after reset!".toCharArray());
+        assertThat(o.status().get()).isEqualTo("The passphrase was reset.");
+        t.service.unlock(c.vault(), "after reset!".toCharArray());
+        assertThat(c.vault().state()).isEqualTo(VaultState.UNLOCKED);
+        t.service.lock(c.vault(), false);
+    }
+
+    @Test
+    void optionsSaveTheVaultSettings() throws Exception {
+        ManagedVault v = created("Taxes");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        assertThat(o.defaultMountPoint()).isEqualTo(tmp.resolve("mnt/Taxes").toString());
+        o.name().set("Tax papers");
+        o.readOnly().set(true);
+        o.autoLockMinutes().set(15);
+        o.mountPoint().set(tmp.resolve("drive").toString());
+        assertThat(o.save()).isTrue();
+        var saved = t.open().vaults().get(0).settings();
+        assertThat(saved.name()).isEqualTo("Tax papers");
+        assertThat(saved.readOnly()).isTrue();
+        assertThat(saved.autoLockMinutes()).isEqualTo(15);
+        assertThat(saved.mountPoint()).isEqualTo(tmp.resolve("drive").toString());
+        o.name().set(" ");
+        assertThat(o.save()).isFalse();
+    }
+
+    @Test
+    void preferencesAreSavedAndOutOfRangeValuesRefused() throws Exception {
+        PreferencesViewModel p = new PreferencesViewModel(t.service, en);
+        p.theme().set(dev.coffer.app.vaults.Theme.DARK);
+        p.language().set("de");
+        p.autoLockMinutesDefault().set(20);
+        assertThat(p.save()).isTrue();
+        assertThat(t.open().preferences().theme()).isEqualTo(dev.coffer.app.vaults.Theme.DARK);
+        assertThat(created("New").settings().autoLockMinutes()).isEqualTo(20);
+        p.webDavPort().set(70_000);
+        assertThat(p.save()).isFalse();
+        assertThat(p.status().get()).startsWith("Not saved");
+    }
+
+    @Test
+    void rememberedPassphraseUnlocksNextTimeAndFollowsAChange() throws Exception {
+        ManagedVault v = created("Taxes");
+        UnlockViewModel first = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        first.tryRemembered();
+        assertThat(first.done().get()).isFalse(); // nothing remembered yet
+        first.remember().set(true);
+        first.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(keyring.get(v.id())).isEqualTo(TestVaults.PASSPHRASE);
+        t.service.lock(v, false);
+
+        UnlockViewModel next = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        next.tryRemembered();
+        assertThat(next.done().get()).isTrue();
+        assertThat(next.remember().get()).isTrue();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        t.service.lock(v, false);
+
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.changePassphrase(TestVaults.PASSPHRASE.toCharArray(), "changed passphrase".toCharArray(),
+                "changed passphrase".toCharArray());
+        assertThat(keyring.get(v.id())).isEqualTo("changed passphrase");
+    }
+
+    @Test
+    void aRememberedPassphraseThatNoLongerFitsIsForgottenAndUntickingForgets() throws Exception {
+        ManagedVault v = created("Taxes");
+        keyring.save(v.id(), "an old passphrase".toCharArray());
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        u.tryRemembered();
+        assertThat(u.wrongPassphrase().get()).isTrue();
+        assertThat(keyring.get(v.id())).isNull();
+        assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+
+        keyring.save(v.id(), TestVaults.PASSPHRASE.toCharArray());
+        UnlockViewModel unticked = new UnlockViewModel(v, t.service, background, en, revealed::add, keyring);
+        unticked.unlock(TestVaults.PASSPHRASE.toCharArray()); // typed, "remember" not ticked
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(keyring.get(v.id())).isNull();
+    }
+
+    @Test
+    void withoutAKeyringTheOptionSaysWhyAndUnlockingStillWorks() throws Exception {
+        ManagedVault v = created("Taxes");
+        var none = dev.coffer.app.os.PassphraseStore.unavailable("no Secret Service on the session bus");
+        UnlockViewModel u = new UnlockViewModel(v, t.service, background, en, revealed::add, none);
+        assertThat(u.keyringUnavailable()).contains("no Secret Service on the session bus");
+        u.remember().set(true);
+        u.tryRemembered();
+        assertThat(u.busy().get()).isFalse();
+        u.unlock(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(u.error().get()).isEmpty();
+        assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
+    }
+
+    @Test
+    void theHealthCheckReportsAHealthyVaultThenADamagedOneAndRefusesAnUnlockedOne() throws Exception {
+        ManagedVault v = created("Taxes");
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        FakeMounter.FakeDrive drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("letters"));
+        drive.write("letters/bank.txt", "statement");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.status().get()).startsWith("Lock the vault first");
+        t.service.lock(v, false);
+
+        o.runHealthCheck("wrong one!".toCharArray());
+        assertThat(o.status().get()).isEqualTo("Wrong passphrase. Please try again.");
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).isFalse();
+        assertThat(o.healthReport().get()).startsWith("Healthy: 0 note(s).");
+
+        try (var all = Files.walk(tmp.resolve("Taxes/d"))) {
+            for (Path p : all.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().equals("dirid.c9r"))
+                    .filter(p -> p.toString().endsWith(".c9r")).toList()) {
+                byte[] b = Files.readAllBytes(p);
+                b[b.length - 1] ^= 1; // tampered content: its authentication fails
+                Files.write(p, b);
+            }
+        }
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).isTrue();
+        assertThat(o.healthReport().get()).startsWith("Problems found:");
+        assertThat(o.healthReport().get().lines().count()).isGreaterThan(2);
+    }
+
+    @Test
+    void germanStringsExistForEveryEnglishKey() throws Exception {
+        java.util.Properties enFile = new java.util.Properties();
+        java.util.Properties deFile = new java.util.Properties();
+        try (var in = Messages.class.getResourceAsStream("messages.properties");
+                var de = Messages.class.getResourceAsStream("messages_de.properties")) {
+            enFile.load(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
+            deFile.load(new java.io.InputStreamReader(de, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(deFile.keySet()).containsExactlyInAnyOrderElementsOf(enFile.keySet());
+        assertThat(Messages.of(Locale.GERMAN).get("main.lock")).isEqualTo("Sperren");
+    }
+}
