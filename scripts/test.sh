@@ -25,9 +25,12 @@ done
 if ! installed libfuse2 && ! installed libfuse2t64; then
   if apt-cache show libfuse2t64 >/dev/null 2>&1; then missing+=(libfuse2t64); else missing+=(libfuse2); fi
 fi
-# The package test builds the .deb (jpackage: fakeroot, dpkg-deb), installs it and checks the desktop
-# integration (xdg-utils, desktop-file-utils).
-for pkg in fakeroot xdg-utils desktop-file-utils; do
+# The package test builds the .deb (jpackage: fakeroot, dpkg-deb), installs it with its dependencies
+# (GTK, libXtst, libGL for JavaFX), checks the desktop integration (xdg-utils, desktop-file-utils),
+# and starts the installed GUI on a virtual display, finds its window and takes a screenshot (xvfb,
+# xdotool, x11-utils, imagemagick).
+for pkg in fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 libxxf86vm1 xvfb xauth xdotool \
+    x11-utils imagemagick; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

@@ -60,8 +60,14 @@ log "runtime modules: $modules"
 # left inside the modules, it would unpack them into the user's home on every new version.
 for jar in "$out"/javafx/*.jar; do
   [ -e "$jar" ] || continue
-  (cd "$out/runtime/lib" && "$jdk/bin/jar" xf "$jar" $("$jdk/bin/jar" tf "$jar" | grep '\.so$' || true))
+  natives=$("$jdk/bin/jar" tf "$jar" | grep '\.so$' || true)
+  # (jar xf with no names would unpack the whole jar)
+  [ -n "$natives" ] && (cd "$out/runtime/lib" && "$jdk/bin/jar" xf "$jar" $natives)
 done
+# The JDK's and JavaFX's native libraries carry symbol tables that only debuggers read (~5 MB).
+if command -v strip >/dev/null; then
+  find "$out/runtime/lib" -name '*.so' -exec strip --strip-unneeded {} +
+fi
 
 common=(--name Coffer --app-version "$version" --vendor "Coffer" --description "Encrypted vaults for cloud-sync folders"
   --dest "$out")

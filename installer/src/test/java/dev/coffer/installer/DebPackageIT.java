@@ -90,6 +90,40 @@ class DebPackageIT {
 
     @Test
     @Order(3)
+    void doubleClickingAVaultFileOpensTheUnlockDialog() throws IOException, InterruptedException {
+        Path vault = tmp.resolve("Travel documents");
+        Commands.run(120, Map.of("COFFER_PASSPHRASE", "package test passphrase"), tmp, "/usr/bin/coffer", "create",
+                "--scrypt-n", "16384", vault.toString()).expectSuccess("coffer create");
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path screenshot = deb.resolveSibling("installed-gui-unlock.png");
+        try (VirtualDisplay display = VirtualDisplay.start()) {
+            // What the desktop entry runs for a double-clicked file: Exec=/opt/coffer/bin/Coffer %f.
+            Map<String, String> env = Map.of("DISPLAY", display.name(), "HOME", home.toString(),
+                    "XDG_CONFIG_HOME", home.resolve(".config").toString());
+            ProcessBuilder pb = new ProcessBuilder("/opt/coffer/bin/Coffer", vault.resolve("vault.coffer").toString())
+                    .redirectErrorStream(true).redirectOutput(tmp.resolve("gui.log").toFile());
+            pb.environment().putAll(env);
+            Process gui = pb.start();
+            try {
+                String window = display.awaitWindow("Unlock Travel documents", 90);
+                assertThat(window).as("the unlock dialog's window").isNotEmpty();
+                display.screenshot(screenshot);
+                assertThat(screenshot).isRegularFile();
+                assertThat(gui.isAlive()).as("the app keeps running with its dialog open").isTrue();
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\napp output:\n" + Files.readString(tmp.resolve("gui.log")), e);
+            } finally {
+                gui.descendants().forEach(ProcessHandle::destroy);
+                gui.destroy();
+                if (!gui.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    gui.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(4)
     void removingThePackageLeavesOnlyThePersonsFiles() throws IOException, InterruptedException {
         Path settings = Path.of(System.getProperty("user.home"), ".config", "coffer");
         boolean hadSettings = Files.isDirectory(settings);
