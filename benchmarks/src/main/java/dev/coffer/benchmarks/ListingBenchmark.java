@@ -38,7 +38,7 @@ public class ListingBenchmark {
     /** A vault whose folder {@code /big} holds {@code count} 1-byte files. */
     @State(Scope.Benchmark)
     public static class VaultFolder {
-        @Param({"1000", "10000", "50000"})
+        @Param({"1000", "10000", "50000", "100000"})
         public int count;
 
         Path scratch;
@@ -63,7 +63,7 @@ public class ListingBenchmark {
     /** A plain folder with the same {@code count} 1-byte files. */
     @State(Scope.Benchmark)
     public static class PlainFolder {
-        @Param({"1000", "10000", "50000"})
+        @Param({"1000", "10000", "50000", "100000"})
         public int count;
 
         Path scratch;
