@@ -29,7 +29,7 @@ fi
 # (GTK, libXtst, libGL for JavaFX), checks the desktop integration (xdg-utils, desktop-file-utils),
 # and starts the installed GUI on a virtual display, finds its window and takes a screenshot (xvfb,
 # xdotool, x11-utils, imagemagick).
-for pkg in fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 libxxf86vm1 xvfb xauth xdotool \
+for pkg in zip fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 libxxf86vm1 xvfb xauth xdotool \
     x11-utils imagemagick; do
   installed "$pkg" || missing+=("$pkg")
 done

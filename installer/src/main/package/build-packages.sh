@@ -7,7 +7,7 @@
 # Usage: build-packages.sh INPUT_DIR OUTPUT_DIR VERSION [deb|rpm|app-image ...]
 #   INPUT_DIR  the app's main jar (coffer-app-*.jar) and every runtime dependency jar
 #   OUTPUT_DIR where runtime/, the app image and the packages go (emptied first)
-# Needs a JDK 17+ with jmods (Debian's openjdk-17-jdk-headless), fakeroot and dpkg-deb for the .deb.
+# Needs a JDK 17+ with jmods (Debian's openjdk-17-jdk-headless), zip, fakeroot and dpkg-deb for the .deb.
 set -euo pipefail
 
 input=$(readlink -f "$1"); out=$(readlink -f -m "$2"); version=$3; shift 3
@@ -37,6 +37,33 @@ for jar in "$input"/*.jar; do
     *) cp "$jar" "$out/classpath/" ;;
   esac
 done
+
+# Parts of three dependencies that a Linux x86-64 package never loads (~6.5 MB installed): Bouncy
+# Castle's JCA provider and post-quantum packages (Coffer calls only its lightweight scrypt, CMAC,
+# AES and SHAKE classes, never as a signed provider, so its signature files go too), and the native
+# libraries that JNA and jffi carry for every other platform. DebPackageIT runs the result.
+trim() {
+  local jar=$1; shift
+  zip -q -d "$jar" "$@" >/dev/null || { log "error: could not trim $jar"; exit 1; }
+}
+(
+  cd "$out/classpath"
+  for jar in bcprov-*.jar; do
+    [ -e "$jar" ] && trim "$jar" 'org/bouncycastle/pqc/*' 'org/bouncycastle/jcajce/*' 'org/bouncycastle/jce/*' \
+      'META-INF/versions/*/org/bouncycastle/pqc/*' 'META-INF/versions/*/org/bouncycastle/jcajce/*' \
+      'META-INF/*.SF' 'META-INF/*.DSA' 'META-INF/*.RSA'
+  done
+  for jar in jna-[0-9]*.jar; do
+    [ -e "$jar" ] || continue
+    others=$(zipinfo -1 "$jar" | grep -E '^com/sun/jna/[^/]+/libjnidispatch' | grep -v '^com/sun/jna/linux-x86-64/' || true)
+    [ -z "$others" ] || trim "$jar" $others
+  done
+  for jar in jffi-*-native.jar; do
+    [ -e "$jar" ] || continue
+    others=$(zipinfo -1 "$jar" | grep -E '^jni/.+/.' | grep -v '^jni/x86_64-Linux/' || true)
+    [ -z "$others" ] || trim "$jar" $others
+  done
+)
 
 # The JDK modules the class path uses (jdeps), and the ones it needs without naming them in code:
 # jdk.localedata for the German translation, jdk.zipfs for reading jars as file systems,

@@ -69,6 +69,34 @@ class DebPackageIT {
                 .expectSuccess("coffer create");
         assertThat(Commands.run(120, env, tmp, "/usr/bin/coffer", "info", vault.toString()).expectSuccess("coffer info").output())
                 .contains("SIV_XTSHMAC");
+
+        // The installed runtime and the trimmed jars mount with FUSE (jnr/jffi's native code).
+        Path mnt = tmp.resolve("drive");
+        ProcessBuilder pb = new ProcessBuilder("/usr/bin/coffer", "mount", vault.toString(), mnt.toString())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("mount.log").toFile());
+        pb.environment().putAll(env);
+        Process mount = pb.start();
+        try {
+            Path probe = mnt.resolve("hello.txt");
+            long end = System.nanoTime() + 60_000_000_000L;
+            while (!isMounted(mnt) && System.nanoTime() < end && mount.isAlive()) {
+                Thread.sleep(200);
+            }
+            assertThat(isMounted(mnt)).as("mounted; log:%n%s", Files.readString(tmp.resolve("mount.log"))).isTrue();
+            Files.writeString(probe, "written through the installed package");
+            assertThat(Files.readString(probe)).isEqualTo("written through the installed package");
+        } finally {
+            mount.destroy(); // SIGTERM: unmounts and locks
+            assertThat(mount.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("coffer mount ends on SIGTERM").isTrue();
+        }
+        assertThat(isMounted(mnt)).isFalse();
+        assertThat(Commands.run(120, env, tmp, "/usr/bin/coffer", "cat", vault.toString(), "/hello.txt")
+                .expectSuccess("coffer cat").output()).isEqualTo("written through the installed package");
+    }
+
+    private static boolean isMounted(Path mountPoint) throws IOException {
+        String target = mountPoint.toAbsolutePath().toString();
+        return Files.readAllLines(Path.of("/proc/self/mounts")).stream().anyMatch(l -> l.split(" ")[1].equals(target));
     }
 
     @Test
