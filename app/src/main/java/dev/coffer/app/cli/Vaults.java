@@ -38,7 +38,6 @@ final class Vaults {
         }
     }
 
-    /** A cleartext path in the vault; relative paths start at the vault's root. */
     /**
      * Takes the shared in-use lock of an opened vault, held while it is mounted or served, so that
      * {@code coffer check --repair} refuses meanwhile. If a repair runs, closes {@code fs} and fails.
@@ -58,6 +57,7 @@ final class Vaults {
         return inUse;
     }
 
+    /** A cleartext path in the vault; relative paths start at the vault's root. */
     static Path cleartextPath(CofferFileSystem fs, String path) {
         return fs.getPath("/").resolve(path).normalize();
     }
