@@ -114,9 +114,16 @@ class MountLifecycleTest {
     @Test
     void aStaleMountLeftByAKilledProcessIsClearedOnTheNextMount() throws Exception {
         Path mnt = tmp.resolve("mnt");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), MountProcess.class.getName(), backing.toString(), mnt.toString())
-                .redirectErrorStream(true).start();
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        if (Runtime.version().feature() >= 24) {
+            // As the launcher does: jnr-ffi's native calls and Unsafe, allowed explicitly (JEP 472, 498),
+            // or the child's first line is the JDK's warning instead of "mounted".
+            command.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+        }
+        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), MountProcess.class.getName(),
+                backing.toString(), mnt.toString()));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("mounted");
             child.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
