@@ -15,6 +15,8 @@ public final class PlannedRepair {
         FILES,
         CONFLICTS,
         ORPHANS,
+        /** After orphans: an interrupted write in an adopted folder is truncated under its LOST+FOUND path. */
+        INTERRUPTED_WRITES,
         TEMPORARY_FILES
     }
 

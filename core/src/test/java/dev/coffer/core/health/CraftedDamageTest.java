@@ -315,6 +315,7 @@ class CraftedDamageTest {
         Path bottom = v.entry("/docs/deep/deeper/bottom.bin");
         Path tiny = v.entry("/docs/deep/tiny.txt");
         flip(big, 48 + 3 * 4128 + 100); // unit 3
+        flip(bottom, 48 + 100); // unit 0, so that the cut end below is no interrupted write (InterruptedWriteTest)
         try (FileChannel ch = FileChannel.open(bottom, StandardOpenOption.WRITE)) {
             ch.truncate(48 + 4128 + 20); // inside unit 1: an impossible length
         }
