@@ -37,6 +37,7 @@ final class Repairs {
     private final VaultKeys keys;
     private final LostAndFound lostAndFound;
     private final InterruptedWriteRepair interruptedWrites;
+    private final DuplicateDirectoryRepair duplicates;
     private PointerIndex pointers;
 
     /** Repairs for planning only: none of them can be applied through this instance's file system. */
@@ -49,6 +50,7 @@ final class Repairs {
         this.keys = keys;
         this.lostAndFound = new LostAndFound(keys, this);
         this.interruptedWrites = new InterruptedWriteRepair(keys, opener);
+        this.duplicates = new DuplicateDirectoryRepair(keys, this);
     }
 
     /** Closes what the repairs opened (the vault file system). */
@@ -99,6 +101,12 @@ final class Repairs {
     PlannedRepair emptyHeaderOnlyFile(Path file) {
         return new PlannedRepair(Step.FILES, "empty:" + file, "empty " + keys.relative(file)
                 + ", which holds only the header of an interrupted first write", r -> r.doEmptyHeaderOnlyFile(file));
+    }
+
+    PlannedRepair separateDuplicate(String cleartextPath, Path pointerFile, String id) {
+        return new PlannedRepair(Step.DUPLICATE_IDS, "duplicate:" + pointerFile, "give " + cleartextPath + " ("
+                + keys.relative(pointerFile) + ") a new directory ID and a copy of the contents it shares with the other folder",
+                r -> r.duplicates.separate(pointerFile, id));
     }
 
     PlannedRepair recoverInterruptedWrite(String cleartextPath, Path file, InterruptedWrites.Recovery recovery) {
