@@ -16,7 +16,9 @@ import java.util.List;
  * Checks the stored content of one file without decrypting it (spec 5): the ciphertext length
  * against the size table, the header, and in SIV_XTSHMAC the tag of every unit, reading
  * {@value #BATCH_UNITS} units at a time. SIV_XTS has no tags, so only length and header can be
- * checked there. Reads only; never changes the file.
+ * checked there. A SIV_XTSHMAC file whose end alone fails (or whose length is impossible after
+ * authentic units) is handed to {@link InterruptedWrites}, which tells a write cut short by a crash
+ * from damage in the middle. Reads only; never changes the file.
  */
 final class ContentVerifier {
     private static final int BATCH_UNITS = 32;
@@ -36,6 +38,7 @@ final class ContentVerifier {
      *
      * @param headerOnly true for a file of exactly one authentic header and no unit: the first write
      *                   to an empty file, interrupted after its header (it holds no content at all)
+     * @param recovery   for an {@link FindingKind#INTERRUPTED_WRITE}, how much of the file stays; else null
      */
     record Problem(FindingKind kind, String detail, boolean headerOnly, InterruptedWrites.Recovery recovery) {
         Problem(FindingKind kind, String detail) {
