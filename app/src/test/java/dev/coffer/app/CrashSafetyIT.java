@@ -131,6 +131,7 @@ class CrashSafetyIT {
                     assertThat(f.cleartextPath()).as("%s: %s", context, f).isNotNull();
                     assertThat(durable).as("%s: %s was fsynced and left alone", context, f).doesNotContainKey(f.cleartextPath().substring(1));
                     interrupted.add(f.cleartextPath());
+                    System.out.printf("%s: interrupted write %s: %s%n", context, f.cleartextPath(), f.detail());
                 }
             }
             // Only an interrupted write may be unreadable.

@@ -211,6 +211,7 @@ class MountKillIT {
                     .as("%s: %s", context, f).isTrue();
             if (f.kind() == FindingKind.INTERRUPTED_WRITE) {
                 interrupted.add(f.cleartextPath().substring(1));
+                System.out.printf("%s: interrupted write %s: %s%n", context, f.cleartextPath(), f.detail());
             }
         }
         assertThat(interrupted).as("%s: the interrupted writes the check reports", context).isEqualTo(unreadable);
