@@ -28,8 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,10 +43,11 @@ import org.junit.jupiter.api.io.TempDir;
  * After each kill the stale mount is cleared ({@code fusermount -u -z}) and, without a mount: the
  * vault opens; every file whose fsync returned (and that was not renamed, deleted or written since)
  * reads back exactly, in this round and every earlier one; the health check finds nothing but
- * repairable problems and notes (orphans of an interrupted mkdir, pointers of an interrupted rmdir,
- * fresh temporary files), apart from the one file whose content the storm was changing at the kill
- * (spec 1 lets its changed units fail); {@code coffer check --repair --yes} repairs and then exits 0
- * unless that file was left damaged. The kill moments come from a fixed seed ({@code -Dcoffer.crash.seed})
+ * repairable problems and notes ({@link WriteStorm#REPAIRABLE_LEFTOVERS}: orphans of an interrupted
+ * mkdir, pointers of an interrupted rmdir, fresh temporary files, interrupted writes); a file that
+ * cannot be read is allowed only if the check reports it as an interrupted write (a write the kill
+ * cut short) and its fsync had not returned; {@code coffer check --repair --yes} repairs and exits 0,
+ * after which the check is clean and every file reads. The kill moments come from a fixed seed ({@code -Dcoffer.crash.seed})
  * named in every failure; {@code -Dcoffer.crash.rounds} changes the number of rounds.
  */
 class CrashSafetyIT {
@@ -52,17 +55,6 @@ class CrashSafetyIT {
     static final int DEFAULT_ROUNDS = 20;
     private static final int ROUNDS = Integer.getInteger("coffer.crash.rounds", DEFAULT_ROUNDS);
     private static final long SEED = Long.getLong("coffer.crash.seed", 20L);
-    /**
-     * What an interrupted operation of the storm may leave, besides notes, when the check marks it
-     * repairable: orphans (mkdir), dangling pointers and missing dirid.c9r (rmdir), temporary files,
-     * and a new file holding only its header (the kill fell between the header and the first unit).
-     */
-    private static final Set<FindingKind> CRASH_LEFTOVERS = Set.of(FindingKind.ORPHAN_FOLDER, FindingKind.DANGLING_POINTER,
-            FindingKind.MISSING_DIRID, FindingKind.TEMPORARY_FILE, FindingKind.IMPOSSIBLE_SIZE);
-    /** Content damage spec 1 allows in the file an interrupted write was changing. */
-    private static final Set<FindingKind> IN_FLIGHT_DAMAGE = Set.of(FindingKind.DAMAGED_CONTENT, FindingKind.IMPOSSIBLE_SIZE,
-            FindingKind.DAMAGED_HEADER);
-
     @TempDir
     Path tmp;
 
@@ -96,7 +88,8 @@ class CrashSafetyIT {
         Map<String, WriteStorm.Content> durable = new ConcurrentHashMap<>();
         Random timing = new Random(SEED);
         Map<FindingKind, Integer> seen = new EnumMap<>(FindingKind.class);
-        int inFlightDamaged = 0;
+        int tornRounds = 0;
+        int tornFiles = 0;
         long startedAt = System.nanoTime();
         for (int round = 0; round < ROUNDS; round++) {
             String context = "seed " + SEED + ", round " + round;
@@ -127,38 +120,35 @@ class CrashSafetyIT {
                             .isEqualTo(e.getValue().bytes());
                 }
             }
-            // The check finds nothing worse than repairable leftovers (and the file being changed at the kill).
+            // The check finds nothing worse than repairable leftovers: a file the kill cut short is an interrupted write.
             HealthReport report = check();
-            boolean damagedInFlight = false;
+            Set<String> interrupted = new TreeSet<>();
             for (Finding f : report.findings()) {
                 seen.merge(f.kind(), 1, Integer::sum);
-                if (f.severity() == Severity.INFO || f.repairable() && CRASH_LEFTOVERS.contains(f.kind())) {
-                    continue;
-                }
-                assertThat(IN_FLIGHT_DAMAGE.contains(f.kind()) && f.cleartextPath() != null && f.cleartextPath().equals(inFlight))
+                assertThat(f.severity() == Severity.INFO || f.repairable() && WriteStorm.REPAIRABLE_LEFTOVERS.contains(f.kind()))
                         .as("%s: %s (in flight: %s)", context, f, inFlight).isTrue();
-                damagedInFlight = true;
+                if (f.kind() == FindingKind.INTERRUPTED_WRITE) {
+                    assertThat(f.cleartextPath()).as("%s: %s", context, f).isNotNull();
+                    assertThat(durable).as("%s: %s was fsynced and left alone", context, f).doesNotContainKey(f.cleartextPath().substring(1));
+                    interrupted.add(f.cleartextPath());
+                    System.out.printf("%s: interrupted write %s: %s%n", context, f.cleartextPath(), f.detail());
+                }
             }
-            inFlightDamaged += damagedInFlight ? 1 : 0;
-            boolean keptDamage = damagedInFlight;
+            // Only an interrupted write may be unreadable.
+            assertThat(unreadableFiles()).as("%s: unreadable files", context).isEqualTo(interrupted);
+            tornRounds += interrupted.isEmpty() ? 0 : 1;
+            tornFiles += interrupted.size();
             System.out.printf("%s: %d operations, %d fsyncs, killed after %d ms; %s%n", context, storm.operations, storm.fsyncs,
                     storm.millis(), report.findings().stream().map(f -> f.kind() + (f.repairable() ? "" : "(kept)")).toList());
-            // coffer check --repair --yes repairs them; a second check is clean.
+            // coffer check --repair --yes repairs them; a second check is clean, and every file reads.
             int repaired = cli("check", vault.toString(), "--repair", "--yes");
-            assertThat(repaired).as("%s: check --repair exit code", context).isEqualTo(keptDamage ? 5 : 0);
+            assertThat(repaired).as("%s: check --repair exit code", context).isZero();
             HealthReport after = check();
-            assertThat(after.findings()).as("%s: after repair", context)
-                    .allMatch(f -> f.severity() == Severity.INFO && !f.repairable() || keptDamage && f.cleartextPath() != null
-                            && f.cleartextPath().equals(inFlight));
-            if (damagedInFlight) {
-                // A damaged half-written file is the user's to remove; do it so that later rounds start clean.
-                try (CofferFileSystem fs = CofferFileSystems.open(vault, PASSPHRASE.toCharArray(), false)) {
-                    Files.delete(fs.getPath(inFlight));
-                }
-            }
+            assertThat(after.findings()).as("%s: after repair", context).allMatch(f -> f.severity() == Severity.INFO && !f.repairable());
+            assertThat(unreadableFiles()).as("%s: unreadable files after the repair", context).isEmpty();
         }
-        System.out.printf("crash safety: %d rounds in %d s, findings over all rounds: %s, in-flight files damaged: %d%n", ROUNDS,
-                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt), seen, inFlightDamaged);
+        System.out.printf("crash safety: %d rounds in %d s, findings over all rounds: %s, interrupted writes: %d file(s) in %d"
+                + " round(s)%n", ROUNDS, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt), seen, tornFiles, tornRounds);
         assertThat(durable).as("files that were fsynced and then left alone").hasSizeGreaterThan(ROUNDS);
         // Finally through the real launcher: the repaired vault is healthy.
         Process check = process("check", vault.toString());
@@ -166,6 +156,23 @@ class CrashSafetyIT {
         assertThat(check.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(check.exitValue()).as(out).isZero();
         assertThat(out).contains("Healthy:");
+    }
+
+    /** The cleartext paths of the files in the vault that cannot be read to their end. */
+    private Set<String> unreadableFiles() throws IOException {
+        Set<String> unreadable = new TreeSet<>();
+        try (CofferFileSystem fs = CofferFileSystems.open(vault, PASSPHRASE.toCharArray(), true); Stream<Path> all = Files.walk(fs.getPath("/"))) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (Files.isRegularFile(p)) {
+                    try {
+                        Files.readAllBytes(p);
+                    } catch (IOException e) {
+                        unreadable.add(p.toString());
+                    }
+                }
+            }
+        }
+        return unreadable;
     }
 
     private HealthReport check() throws IOException {

@@ -28,7 +28,9 @@ import picocli.CommandLine.Parameters;
             + "sizes, and (in SIV_XTSHMAC) the authentication of every file's content. Exit 0 if healthy, 5 if "
             + "problems were found.",
     "With --repair, says what it will repair, asks, repairs, and checks again. Damaged content is listed, never "
-            + "changed or deleted. Do not check a vault that is mounted; --repair refuses while Coffer has it mounted."})
+            + "changed or deleted, except an interrupted write (a file whose end a crash cut short): it is cut back to its "
+            + "readable part after a copy of it is kept in the vault folder's repair-backups. Do not check a vault that is "
+            + "mounted; --repair refuses while Coffer has it mounted."})
 final class CheckCommand implements Callable<Integer> {
     private final CliContext ctx;
 

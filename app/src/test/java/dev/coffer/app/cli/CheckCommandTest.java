@@ -6,6 +6,9 @@ import dev.coffer.core.health.VaultUseLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -50,6 +53,8 @@ class CheckCommandTest {
         assertThat(r.out()).contains("ERROR   damaged file header: /sectors/size-04097.bin")
                 .contains("ERROR   content fails authentication: /sectors/size-12295.bin")
                 .contains("WARNING unresolved sync conflict: /hello world.txt  [repairable]")
+                .contains("ERROR   interrupted write: /sectors/size-08192.bin  [repairable]")
+                .contains("a write cut short by a crash (or the end was tampered with): cleartext bytes 0..4095 are readable")
                 .contains("Problems found:");
         // check alone writes nothing: the conflict copies are still there
         assertThat(Cli.withPassphrase(SampleVaults.PASSPHRASE).run("check", vault.toString()).out()).isEqualTo(r.out());
@@ -115,6 +120,33 @@ class CheckCommandTest {
         assertThat(again.code()).isEqualTo(ExitCodes.PROBLEMS_FOUND);
         assertThat(again.out()).doesNotContain("[repairable]").contains("ERROR   damaged file header: /sectors/size-04097.bin");
         assertThat(Cli.withPassphrase(SampleVaults.PASSPHRASE).run("ls", vault.toString(), "/").out()).contains("tiny (Conflict 1)");
+    }
+
+    @Test
+    void anInterruptedWriteIsCutBackToItsReadableBytesAfterACopyIsKept() throws IOException {
+        // Item j of damage.json: a file of two units cut exactly after the first, as a crash mid-write can leave it.
+        Path vault = SampleVaults.copy("damaged-vault-xtshmac", tmp);
+        Cli.Result r = Cli.withPassphrase(SampleVaults.PASSPHRASE).run("check", vault.toString(), "--repair", "--yes");
+        assertThat(r.out()).contains("truncate /sectors/size-08192.bin (").contains("to its 4096 readable bytes, after keeping a copy"
+                + " of the ciphertext file as repair-backups/d/");
+        Cli.Result again = Cli.withPassphrase(SampleVaults.PASSPHRASE).run("check", vault.toString());
+        assertThat(again.out()).doesNotContain("interrupted write");
+        Cli.Result cat = Cli.withPassphrase(SampleVaults.PASSPHRASE).run("cat", vault.toString(), "/sectors/size-08192.bin");
+        assertThat(cat.code()).as(cat.toString()).isZero();
+        // the first unit of the original, as the SIV_XTS copy of the same damage reads (damaged-vault-xts.manifest)
+        assertThat(HexFormat.of().formatHex(sha256(cat.outBytes())))
+                .isEqualTo("e1162412ca2e638fb58c9a9d6e6479b49530b6016b156ab5223efacf356b466f");
+        try (Stream<Path> s = Files.walk(vault.resolve("repair-backups"))) {
+            assertThat(s.filter(Files::isRegularFile).map(p -> p.getFileName().toString())).hasSize(2).allMatch(n -> n.endsWith(".bkup"));
+        }
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

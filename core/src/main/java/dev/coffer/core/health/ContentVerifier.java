@@ -16,7 +16,9 @@ import java.util.List;
  * Checks the stored content of one file without decrypting it (spec 5): the ciphertext length
  * against the size table, the header, and in SIV_XTSHMAC the tag of every unit, reading
  * {@value #BATCH_UNITS} units at a time. SIV_XTS has no tags, so only length and header can be
- * checked there. Reads only; never changes the file.
+ * checked there. A SIV_XTSHMAC file whose end alone fails (or whose length is impossible after
+ * authentic units) is handed to {@link InterruptedWrites}, which tells a write cut short by a crash
+ * from damage in the middle. Reads only; never changes the file.
  */
 final class ContentVerifier {
     private static final int BATCH_UNITS = 32;
@@ -36,10 +38,11 @@ final class ContentVerifier {
      *
      * @param headerOnly true for a file of exactly one authentic header and no unit: the first write
      *                   to an empty file, interrupted after its header (it holds no content at all)
+     * @param recovery   for an {@link FindingKind#INTERRUPTED_WRITE}, how much of the file stays; else null
      */
-    record Problem(FindingKind kind, String detail, boolean headerOnly) {
+    record Problem(FindingKind kind, String detail, boolean headerOnly, InterruptedWrites.Recovery recovery) {
         Problem(FindingKind kind, String detail) {
-            this(kind, detail, false);
+            this(kind, detail, false, null);
         }
     }
 
@@ -51,7 +54,11 @@ final class ContentVerifier {
             if (size < 0) {
                 if (length == SectorLayout.HEADER && authenticHeader(ch)) {
                     return new Problem(FindingKind.IMPOSSIBLE_SIZE, "only a file header and no content: the first write to this "
-                            + "empty file was interrupted; repair empties it again (it holds nothing)", true);
+                            + "empty file was interrupted; repair empties it again (it holds nothing)", true, null);
+                }
+                Problem interrupted = keys.authenticated() && length > SectorLayout.HEADER ? interruptedWrite(ch) : null;
+                if (interrupted != null) {
+                    return interrupted;
                 }
                 return new Problem(FindingKind.IMPOSSIBLE_SIZE, "ciphertext length " + length + " is impossible for "
                         + mode() + " (spec 5.3)");
@@ -123,6 +130,10 @@ final class ContentVerifier {
         if (badCount == 0) {
             return null;
         }
+        InterruptedWrites.Recovery recovery = new InterruptedWrites(layout).analyse(ch, cryptor);
+        if (recovery != null) {
+            return interrupted(recovery);
+        }
         StringBuilder detail = new StringBuilder();
         detail.append(badCount).append(" of ").append(units).append(units == 1 ? " unit" : " units")
                 .append(" fail authentication; reads of these cleartext ranges fail:");
@@ -134,6 +145,36 @@ final class ContentVerifier {
             detail.append(" ...");
         }
         return new Problem(FindingKind.DAMAGED_CONTENT, detail.toString());
+    }
+
+    /** An impossible length: an interrupted write if the header and the units before the end authenticate. */
+    private Problem interruptedWrite(FileChannel ch) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(SectorLayout.HEADER);
+        if (!readFully(ch, header, 0)) {
+            return null;
+        }
+        UnitCryptor cryptor;
+        try {
+            cryptor = keys.open(header.array());
+        } catch (AuthenticationFailedException e) {
+            return null;
+        }
+        try {
+            InterruptedWrites.Recovery recovery = new InterruptedWrites(layout).analyse(ch, cryptor);
+            return recovery == null ? null : interrupted(recovery);
+        } finally {
+            cryptor.destroy();
+        }
+    }
+
+    private static Problem interrupted(InterruptedWrites.Recovery r) {
+        String readable = r.readable() == 0 ? "no cleartext byte is readable" : "cleartext bytes 0.." + (r.readable() - 1)
+                + " are readable (" + r.readable() + " bytes)";
+        String detail = "a write cut short by a crash (or the end was tampered with): " + readable + ", about " + r.unreadable()
+                + " bytes after them are not"
+                + (r.oldEnd() ? "; the file as it was before that write is intact, and repair restores it" : "; repair truncates"
+                + " the file to its readable bytes") + " after keeping a copy of the ciphertext file in " + RepairBackups.FOLDER + "/";
+        return new Problem(FindingKind.INTERRUPTED_WRITE, detail, false, r);
     }
 
     private String mode() {

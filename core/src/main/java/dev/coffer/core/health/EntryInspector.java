@@ -185,6 +185,8 @@ final class EntryInspector {
         if (problem != null && problem.headerOnly() && young(payload)) {
             walk.report(problem.kind(), Severity.INFO, path, payload, problem.detail() + "; written in the last 24 hours (a"
                     + " write or a sync may still be under way); emptied by repair once it is a day old", null);
+        } else if (problem != null && problem.recovery() != null) {
+            walk.report(problem.kind(), path, payload, problem.detail(), walk.repairs.recoverInterruptedWrite(path, payload, problem.recovery()));
         } else if (problem != null && problem.headerOnly()) {
             walk.report(problem.kind(), path, payload, problem.detail(), walk.repairs.emptyHeaderOnlyFile(payload));
         } else if (problem != null) {

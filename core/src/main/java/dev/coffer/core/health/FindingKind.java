@@ -31,6 +31,11 @@ public enum FindingKind {
     UNRESOLVED_CONFLICT(Severity.WARNING, "unresolved sync conflict"),
     /** A file whose ciphertext length no file of the vault's content mode can have. */
     IMPOSSIBLE_SIZE(Severity.ERROR, "impossible ciphertext size"),
+    /**
+     * A SIV_XTSHMAC file whose end fails authentication while everything before it is authentic: a
+     * write cut short by a crash (or the end was tampered with). Repairable: the readable part is kept.
+     */
+    INTERRUPTED_WRITE(Severity.ERROR, "interrupted write"),
     /** A file whose 48-byte header does not decrypt. */
     DAMAGED_HEADER(Severity.ERROR, "damaged file header"),
     /** A SIV_XTSHMAC file with units that fail authentication. */

@@ -14,7 +14,11 @@ public final class PlannedRepair {
         NAMES,
         FILES,
         CONFLICTS,
+        /** After conflicts, so that a folder copied for a second pointer is copied with its conflicts resolved. */
+        DUPLICATE_IDS,
         ORPHANS,
+        /** After orphans: an interrupted write in an adopted folder is truncated under its LOST+FOUND path. */
+        INTERRUPTED_WRITES,
         TEMPORARY_FILES
     }
 

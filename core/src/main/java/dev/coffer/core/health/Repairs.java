@@ -29,16 +29,33 @@ import java.util.List;
  * rename, fsync of the folder), folders are created in the order of spec 4 (storage folder and
  * {@code dirid.c9r} first, pointer last), and conflicts are resolved by the core's own
  * {@link ConflictResolver}. Nothing that differs from what stays is ever deleted; file contents are
- * never touched. Every repair re-checks the disk before it changes it, so running it twice is harmless.
+ * never touched, except that an interrupted write is cut back to its readable part after a copy of
+ * the file is kept ({@link InterruptedWriteRepair}). Every repair re-checks the disk before it changes
+ * it, so running it twice is harmless.
  */
 final class Repairs {
     private final VaultKeys keys;
     private final LostAndFound lostAndFound;
+    private final InterruptedWriteRepair interruptedWrites;
+    private final DuplicateDirectoryRepair duplicates;
     private PointerIndex pointers;
 
+    /** Repairs for planning only: none of them can be applied through this instance's file system. */
     Repairs(VaultKeys keys) {
+        this(keys, null);
+    }
+
+    /** @param opener opens the vault as a writable file system, for repairs that go through the format code */
+    Repairs(VaultKeys keys, InterruptedWriteRepair.FileSystemOpener opener) {
         this.keys = keys;
         this.lostAndFound = new LostAndFound(keys, this);
+        this.interruptedWrites = new InterruptedWriteRepair(keys, opener);
+        this.duplicates = new DuplicateDirectoryRepair(keys, this);
+    }
+
+    /** Closes what the repairs opened (the vault file system). */
+    void close() throws IOException {
+        interruptedWrites.close();
     }
 
     PlannedRepair writeDirId(Path storage, String id) {
@@ -84,6 +101,21 @@ final class Repairs {
     PlannedRepair emptyHeaderOnlyFile(Path file) {
         return new PlannedRepair(Step.FILES, "empty:" + file, "empty " + keys.relative(file)
                 + ", which holds only the header of an interrupted first write", r -> r.doEmptyHeaderOnlyFile(file));
+    }
+
+    PlannedRepair separateDuplicate(String cleartextPath, Path pointerFile, String id) {
+        return new PlannedRepair(Step.DUPLICATE_IDS, "duplicate:" + pointerFile, "give " + cleartextPath + " ("
+                + keys.relative(pointerFile) + ") a new directory ID and a copy of the contents it shares with the other folder",
+                r -> r.duplicates.separate(pointerFile, id));
+    }
+
+    PlannedRepair recoverInterruptedWrite(String cleartextPath, Path file, InterruptedWrites.Recovery recovery) {
+        String what = recovery.oldEnd() ? "cut " + keys.relative(file) + " back to the file as it was before the interrupted write ("
+                + recovery.readable() + " bytes)" : "truncate " + cleartextPath + " (" + keys.relative(file) + ") to its "
+                + recovery.readable() + " readable bytes";
+        return new PlannedRepair(Step.INTERRUPTED_WRITES, "interrupted:" + file, what + ", after keeping a copy of the ciphertext"
+                + " file as " + RepairBackups.FOLDER + "/" + keys.relative(file) + ".<hash>.bkup",
+                r -> r.interruptedWrites.recover(cleartextPath, file, recovery));
     }
 
     /** @param vetted the names seen in the entry folder at check time: only these are deleted */

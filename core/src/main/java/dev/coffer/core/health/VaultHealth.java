@@ -1,5 +1,6 @@
 package dev.coffer.core.health;
 
+import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.vault.UnlockedVault;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -16,8 +17,9 @@ import java.util.List;
  * root, then every storage folder no pointer reaches) and returns a {@link HealthReport}: every
  * finding and the repairs that would fix the repairable ones. {@link #repair} makes those repairs.
  * Reads each file's header and, in SIV_XTSHMAC, authenticates every unit while streaming; file
- * contents are never changed, and nothing is deleted that is not identical to what stays (or an
- * empty orphan, or a temporary file older than a day).
+ * contents are never changed except that an interrupted write is cut back to its readable part (a
+ * copy kept first), and nothing is deleted that is not identical to what stays (or an empty orphan,
+ * or a temporary file older than a day).
  *
  * <p>The vault must not be open elsewhere (mounted) while it is checked or repaired: the check
  * reads a moving target, and repairs assume nobody else is writing.
@@ -27,14 +29,17 @@ public final class VaultHealth implements AutoCloseable {
     private static final String MASTERKEY_FILE = "masterkey.coffer";
 
     private final VaultKeys keys;
+    /** Its own handle on the vault, for repairs that open the vault file system. */
+    private final UnlockedVault forRepairs;
 
-    private VaultHealth(VaultKeys keys) {
+    private VaultHealth(VaultKeys keys, UnlockedVault forRepairs) {
         this.keys = keys;
+        this.forRepairs = forRepairs;
     }
 
-    /** A checker for {@code unlocked}; derives its own keys, so the caller still closes {@code unlocked}. */
+    /** A checker for {@code unlocked}; takes its own keys, so the caller still closes {@code unlocked}. */
     public static VaultHealth of(UnlockedVault unlocked) {
-        return new VaultHealth(new VaultKeys(unlocked));
+        return new VaultHealth(new VaultKeys(unlocked), unlocked.copy());
     }
 
     /** Checks the whole vault; writes nothing. */
@@ -68,7 +73,7 @@ public final class VaultHealth implements AutoCloseable {
      * the others still run. Check again afterwards: what remains cannot be repaired.
      */
     public RepairOutcome repair(HealthReport report) {
-        Repairs repairs = new Repairs(keys);
+        Repairs repairs = new Repairs(keys, () -> CofferFileSystems.open(forRepairs.copy(), false));
         List<PlannedRepair> done = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (PlannedRepair r : report.repairs()) {
@@ -78,6 +83,11 @@ public final class VaultHealth implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 failures.add(r.description() + ": " + e.getMessage());
             }
+        }
+        try {
+            repairs.close();
+        } catch (IOException e) {
+            failures.add("closing the vault after the repairs: " + e.getMessage());
         }
         return new RepairOutcome(done, failures);
     }
@@ -105,5 +115,6 @@ public final class VaultHealth implements AutoCloseable {
     @Override
     public void close() {
         keys.close();
+        forRepairs.close();
     }
 }

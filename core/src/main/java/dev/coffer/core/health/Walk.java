@@ -88,8 +88,9 @@ final class Walk {
         String owner = claimed.get(id);
         if (owner != null) {
             if (!fromCopy) {
-                report(FindingKind.DUPLICATE_DIRECTORY_ID, cleartextPath, pointerFile,
-                        "directory ID " + id + " is already used by " + owner + " (spec 4); skipped, never deleted", null);
+                report(FindingKind.DUPLICATE_DIRECTORY_ID, cleartextPath, pointerFile, "directory ID " + id + " is already used by "
+                        + owner + " (spec 4; a copy of a folder's entry, e.g. by a sync client): both show the same entries; repair"
+                        + " gives this one a new ID and a copy of them, nothing deleted", repairs.separateDuplicate(cleartextPath, pointerFile, id));
             }
             return;
         }

@@ -42,6 +42,21 @@ public final class UnlockedVault implements AutoCloseable, Destroyable {
         return masterKey;
     }
 
+    /**
+     * A second handle on this vault with its own copy of the master key, closed independently: for a
+     * layer that takes over, and later destroys, the handle it is given (opening a file system).
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public UnlockedVault copy() {
+        byte[] bytes = masterKey().copyBytes();
+        try {
+            return new UnlockedVault(vaultDir, MasterKey.of(bytes), config, warnings);
+        } finally {
+            java.util.Arrays.fill(bytes, (byte) 0);
+        }
+    }
+
     public VaultConfig config() {
         return config;
     }
