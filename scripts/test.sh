@@ -33,6 +33,11 @@ for pkg in zip fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 
     x11-utils imagemagick; do
   installed "$pkg" || missing+=("$pkg")
 done
+# The keyring tests run GNOME Keyring's Secret Service on a private D-Bus session (dbus-daemon,
+# secret-tool to look from outside).
+for pkg in dbus gnome-keyring libsecret-tools; do
+  installed "$pkg" || missing+=("$pkg")
+done
 if ((${#missing[@]})); then
   echo "Installing test prerequisites: ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

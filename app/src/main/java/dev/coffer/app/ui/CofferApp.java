@@ -1,6 +1,7 @@
 package dev.coffer.app.ui;
 
 import dev.coffer.app.os.LogFile;
+import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.os.SingleInstance;
 import dev.coffer.app.os.SystemKeyring;
 import dev.coffer.app.os.Tray;
@@ -50,6 +51,7 @@ public final class CofferApp extends Application {
     private Messages messages;
     private FxBackground background;
     private SingleInstance instance;
+    private PassphraseStore keyring;
     private Optional<Tray> tray = Optional.empty();
     private ScheduledExecutorService timer;
     private boolean trayNoticeShown;
@@ -79,8 +81,9 @@ public final class CofferApp extends Application {
         LogFile.start(r.configFolder(), prefs.debugLogging());
         messages = Messages.forLanguage(prefs.language());
         background = new FxBackground();
+        keyring = SystemKeyring.open();
         gui = new Gui(new GuiContext(service, messages, new XdgOpen(), background, home,
-                r.configFolder().resolve(LogFile.NAME), SystemKeyring.open()));
+                r.configFolder().resolve(LogFile.NAME), keyring));
         instance = SingleInstance.listen(r.configFolder(), args -> Platform.runLater(() -> openForwarded(args)));
         tray = Tray.install(messages.get("app.name"), new Tray.Actions(
                 messages.get("main.title"), () -> Platform.runLater(gui::bringToFront),
@@ -184,6 +187,7 @@ public final class CofferApp extends Application {
             timer.shutdownNow();
         }
         background.close();
+        keyring.close();
         instance.close();
     }
 }

@@ -103,6 +103,11 @@ public final class VaultOptionsDialog {
         grid.add(reveal, 1, 2);
         grid.add(atStartup, 1, 3);
         grid.add(Dialogs.wrapping(m.get("options.unlockAtStartup.hint"), "muted", "small"), 1, 4);
+        Button forget = Dialogs.button(m.get("options.forget"), "options-forget");
+        forget.disableProperty().bind(vm.remembered().not().or(vm.busy()));
+        forget.setOnAction(e -> vm.forgetRemembered());
+        grid.add(forget, 1, 5);
+        vm.checkRemembered();
         return grid;
     }
 

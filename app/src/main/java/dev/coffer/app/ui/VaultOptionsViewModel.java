@@ -45,6 +45,7 @@ public final class VaultOptionsViewModel {
     private final StringProperty recoveryKey = new SimpleStringProperty("");
     private final PassphraseStore keyring;
     private final StringProperty healthReport = new SimpleStringProperty("");
+    private final BooleanProperty remembered = new SimpleBooleanProperty();
 
     public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages,
             PassphraseStore keyring) {
@@ -153,6 +154,37 @@ public final class VaultOptionsViewModel {
             } finally {
                 Passphrases.wipe(forKeyring);
             }
+        });
+    }
+
+    /** True while the keyring holds this vault's passphrase (see {@link #checkRemembered}). */
+    public BooleanProperty remembered() { return remembered; }
+
+    /** Looks in the keyring (in the background) whether a passphrase is remembered for this vault. */
+    public void checkRemembered() {
+        if (keyring.unavailableReason().isPresent()) {
+            return;
+        }
+        background.run(() -> {
+            java.util.Optional<char[]> saved = keyring.load(vault.id());
+            saved.ifPresent(Passphrases::wipe);
+            return saved.isPresent();
+        }, remembered::set, failure -> report(messages.problem(failure), true));
+    }
+
+    /** "Forget the remembered passphrase": deletes it from the keyring; the next unlock asks for it again. */
+    public void forgetRemembered() {
+        busy.set(true);
+        background.run(() -> {
+            keyring.delete(vault.id());
+            return null;
+        }, ok -> {
+            busy.set(false);
+            remembered.set(false);
+            report(messages.get("options.forgotten"), false);
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
         });
     }
 

@@ -319,6 +319,21 @@ class ViewModelTest {
     }
 
     @Test
+    void forgettingInTheOptionsDeletesTheRememberedPassphrase() throws Exception {
+        ManagedVault v = created("Taxes");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.checkRemembered();
+        assertThat(o.remembered().get()).isFalse();
+        keyring.save(v.id(), TestVaults.PASSPHRASE.toCharArray());
+        o.checkRemembered();
+        assertThat(o.remembered().get()).isTrue();
+        o.forgetRemembered();
+        assertThat(keyring.get(v.id())).isNull();
+        assertThat(o.remembered().get()).isFalse();
+        assertThat(o.status().get()).startsWith("The passphrase is no longer remembered");
+    }
+
+    @Test
     void withoutAKeyringTheOptionSaysWhyAndUnlockingStillWorks() throws Exception {
         ManagedVault v = created("Taxes");
         var none = dev.coffer.app.os.PassphraseStore.unavailable("no Secret Service on the session bus");
