@@ -35,7 +35,8 @@ for pkg in zip fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 
 done
 # The keyring tests run GNOME Keyring's Secret Service on a private D-Bus session (dbus-daemon,
 # secret-tool to look from outside).
-for pkg in dbus gnome-keyring libsecret-tools; do
+# The tray test embeds the icon in trayer (a freedesktop tray host) on Xvfb.
+for pkg in dbus gnome-keyring libsecret-tools trayer; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

@@ -42,7 +42,7 @@ public final class CofferApp extends Application {
     private static final long AUTO_LOCK_TICK_SECONDS = 30;
 
     /** What {@link #launch} was asked for; JavaFX creates the Application itself, so it is handed over statically. */
-    private record Request(Path configFolder, Path vault) {}
+    private record Request(Path configFolder, Path vault, Runnable exit) {}
 
     private static volatile Request request;
 
@@ -64,11 +64,24 @@ public final class CofferApp extends Application {
 
     /** What the next {@link #start} uses (tests start the application through TestFX instead of launch). */
     static void prepare(Path configFolder, Path vault) {
-        request = new Request(configFolder, vault);
+        prepare(configFolder, vault, Platform::exit);
+    }
+
+    /**
+     * As {@link #prepare(Path, Path)}, with what quitting ends with once every vault is locked: {@link
+     * Platform#exit} in the app; a test that shares its JavaFX runtime with TestFX records it instead.
+     */
+    static void prepare(Path configFolder, Path vault, Runnable exit) {
+        request = new Request(configFolder, vault, exit);
     }
 
     Gui gui() {
         return gui;
+    }
+
+    /** The tray icon, if the desktop has a tray. */
+    Optional<Tray> tray() {
+        return tray;
     }
 
     @Override
@@ -86,7 +99,7 @@ public final class CofferApp extends Application {
                 r.configFolder().resolve(LogFile.NAME), keyring));
         instance = SingleInstance.listen(r.configFolder(), args -> Platform.runLater(() -> openForwarded(args)));
         tray = Tray.install(messages.get("app.name"), new Tray.Actions(
-                messages.get("main.title"), () -> Platform.runLater(gui::bringToFront),
+                messages.get("tray.show"), () -> Platform.runLater(gui::bringToFront),
                 messages.get("main.lockAll"), () -> background.run(() -> service.lockAll(false), x -> { }, x -> { }),
                 messages.get("main.quit.lockAll"), () -> Platform.runLater(this::quit)));
         Platform.setImplicitExit(false);
@@ -176,7 +189,7 @@ public final class CofferApp extends Application {
                 messages.get("main.quit.busy", String.join(", ", busy)), messages.get("main.forceLock.force"), "confirm-quit-force")) {
             return;
         }
-        Platform.exit();
+        request.exit().run();
     }
 
     @Override
