@@ -185,6 +185,9 @@ public final class VaultService {
         if (!VaultAccess.isVault(folder)) {
             throw new VaultException(Problem.NOT_A_VAULT, folder.toString());
         }
+        if (HealthCheck.inRepair(folder)) {
+            throw new VaultException(Problem.IN_REPAIR, folder.toString()); // by this process: core's lock cannot tell
+        }
         Mounter mounter = mounters.choose(settings.mountMethod()); // before scrypt: say what to install first
         Path mountPoint = mountPoint(settings);
         if (mountPoint.startsWith(folder)) {

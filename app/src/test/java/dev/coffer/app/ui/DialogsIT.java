@@ -93,6 +93,59 @@ class DialogsIT {
     }
 
     @Test
+    void theHealthTabRepairsAnOrphanFolderAfterShowingAndConfirmingTheRepair() throws Exception {
+        show(Locale.ENGLISH);
+        ManagedVault v = t.create("Taxes").vault();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        var drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("letters"));
+        drive.write("letters/bank.txt", "statement");
+        t.service.lock(v, false);
+        assertThat(TestVaults.orphanEveryFolder(v.settings().folderPath())).isEqualTo(1);
+
+        Fx.await("the vault in the list", 10, () -> robot.lookup("#options-button").tryQuery().isPresent());
+        robot.clickOn("#options-button");
+        Fx.await("the options", 10, () -> robot.lookup("#options-dialog").tryQuery().isPresent());
+        robot.clickOn("Health");
+        assertThat(robot.lookup("#options-health-repair").query().isVisible()).as("no repair before a check").isFalse();
+        robot.clickOn("#options-health-passphrase").write(TestVaults.PASSPHRASE);
+        robot.clickOn("#options-health-run");
+        Fx.await("the check's report", 60, () -> robot.lookup("#options-health-repair").query().isVisible());
+        String report = robot.lookup("#options-health-report").queryAs(javafx.scene.control.TextArea.class).getText();
+        assertThat(report).startsWith("Problems found:").contains("orphan storage folder").contains("Repairs (1):");
+
+        // declining the question changes nothing
+        robot.clickOn("#options-health-passphrase").write(TestVaults.PASSPHRASE);
+        robot.clickOn("#options-health-repair");
+        Fx.await("the repair question", 10, () -> robot.lookup("#confirm-repair").tryQuery().isPresent());
+        String question = robot.lookup(".dialog-body").queryAll().stream().flatMap(n -> robot.from(n).lookup(".label")
+                .queryAllAs(Label.class).stream()).map(Label::getText).filter(x -> x.startsWith("These 1 repair(s)"))
+                .findFirst().orElseThrow();
+        assertThat(question).contains("LOST+FOUND");
+        robot.clickOn("#confirm-repair-cancel");
+        Fx.await("the question closed", 10, () -> robot.lookup("#confirm-repair").tryQuery().isEmpty());
+        assertThat(TestVaults.orphanEveryFolder(v.settings().folderPath())).as("still no pointer made").isZero();
+
+        // confirming repairs, off the FX thread, and shows the new check
+        robot.clickOn("#options-health-repair");
+        Fx.await("the repair question", 10, () -> robot.lookup("#confirm-repair").tryQuery().isPresent());
+        robot.clickOn("#confirm-repair");
+        Fx.await("the repair's report", 60, () -> robot.lookup("#options-health-report")
+                .queryAs(javafx.scene.control.TextArea.class).getText().startsWith("Repaired 1 of 1."));
+        assertThat(robot.lookup("#options-health-report").queryAs(javafx.scene.control.TextArea.class).getText())
+                .contains("Checked again: Healthy");
+        assertThat(robot.lookup("#options-health-repair").query().isVisible()).isFalse();
+        robot.clickOn("#options-close");
+
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        try (var found = Files.walk(t.fuse.drives.get(1).cleartextRoot.resolve("LOST+FOUND"))) {
+            Path bank = found.filter(p -> p.getFileName() != null && p.getFileName().toString().equals("bank.txt"))
+                    .findFirst().orElseThrow(() -> new AssertionError("bank.txt not adopted into LOST+FOUND"));
+            assertThat(Files.readString(bank)).isEqualTo("statement");
+        }
+    }
+
+    @Test
     void fuseMissingIsExplainedInTheUnlockDialogAndTheDetails() throws Exception {
         show(Locale.ENGLISH);
         t.create("Taxes");
