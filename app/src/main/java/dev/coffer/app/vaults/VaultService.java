@@ -209,7 +209,8 @@ public final class VaultService {
                 throw new VaultException(Problem.IN_REPAIR, folder.toString());
             }
             Files.createDirectories(mountPoint.getParent());
-            Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, settings.readOnly(),
+            // core opens a vault whose folder cannot be written read-only (a storage warning says so): so is the drive
+            Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, fs.isReadOnly(),
                     preferences.webDavPort()));
             return new UnlockedSession(fs, drive, inUse, clock.instant());
         } catch (IOException | RuntimeException e) {
