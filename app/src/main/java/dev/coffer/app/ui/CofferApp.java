@@ -1,5 +1,6 @@
 package dev.coffer.app.ui;
 
+import dev.coffer.app.os.DesktopTheme;
 import dev.coffer.app.os.LogFile;
 import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.os.SingleInstance;
@@ -33,7 +34,8 @@ import javafx.stage.WindowEvent;
  * The GUI application's lifecycle: builds the service and the window from the config folder,
  * becomes the single running instance (forwarded vault paths open their unlock dialog), ticks
  * auto-lock every 30 seconds, keeps running in the tray when the window closes with unlocked
- * vaults (or, without a tray, asks to lock them first), and locks every vault on the way out.
+ * vaults (or, without a tray, asks to lock them first), follows the desktop's light/dark
+ * preference while running, and locks every vault on the way out.
  *
  * <p>Not responsible for the windows' content ({@link Gui}) or for deciding between GUI and
  * command line ({@code dev.coffer.app.Main}).
@@ -52,6 +54,7 @@ public final class CofferApp extends Application {
     private FxBackground background;
     private SingleInstance instance;
     private PassphraseStore keyring;
+    private Optional<DesktopTheme> desktopTheme = Optional.empty();
     private Optional<Tray> tray = Optional.empty();
     private ScheduledExecutorService timer;
     private boolean trayNoticeShown;
@@ -108,6 +111,7 @@ public final class CofferApp extends Application {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> service.lockAll(true), "coffer-lock-on-exit"));
         stage.setOnCloseRequest(this::onClose);
         gui.show(stage);
+        desktopTheme = DesktopTheme.watch(dark -> Platform.runLater(() -> gui.systemThemeChanged(dark)));
         if (prefs.startMinimised()) {
             tray.ifPresentOrElse(t -> stage.hide(), () -> stage.setIconified(true));
         }
@@ -201,6 +205,7 @@ public final class CofferApp extends Application {
         }
         background.close();
         keyring.close();
+        desktopTheme.ifPresent(DesktopTheme::close);
         instance.close();
     }
 }

@@ -83,10 +83,25 @@ public final class Gui {
         return ctx.service().preferences().theme();
     }
 
+    /**
+     * The desktop switched between light and dark (GNOME's color-scheme, watched while the app
+     * runs): with "follow the system", every window is restyled at once. On the FX thread.
+     */
+    public void systemThemeChanged(boolean dark) {
+        Themes.systemPrefersDark(dark);
+        if (theme() == Theme.SYSTEM) {
+            restyleAll();
+        }
+    }
+
     private void restyle() {
         if (theme() == styledWith) {
             return; // most service events are state changes, not a new theme
         }
+        restyleAll();
+    }
+
+    private void restyleAll() {
         styledWith = theme();
         for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
             if (w.getScene() != null && w.getScene().getStylesheets().stream().anyMatch(s -> s.endsWith("base.css"))) {

@@ -10,18 +10,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link SystemKeyring} against a real Secret Service (GNOME Keyring on a private D-Bus session,
- * {@link SecretServiceSession}): a passphrase is stored where other Secret Service clients
+ * {@link DesktopSession}): a passphrase is stored where other Secret Service clients
  * ({@code secret-tool}) find it, read back, replaced, and forgotten; the arrays handed in are wiped.
  */
 class SystemKeyringIT {
     @TempDir
     static Path tmp;
 
-    private static SecretServiceSession session;
+    private static DesktopSession session;
 
     @BeforeAll
     static void startSecretService() throws Exception {
-        session = SecretServiceSession.start(tmp);
+        session = DesktopSession.start(tmp);
     }
 
     @AfterAll

@@ -3,7 +3,7 @@ package dev.coffer.app.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.coffer.app.os.PassphraseStore;
-import dev.coffer.app.os.SecretServiceSession;
+import dev.coffer.app.os.DesktopSession;
 import dev.coffer.app.os.SystemKeyring;
 import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.TestVaults;
@@ -36,7 +36,7 @@ class KeyringGuiIT {
     @TempDir
     static Path sessionDir;
 
-    private static SecretServiceSession session;
+    private static DesktopSession session;
 
     @TempDir
     Path tmp;
@@ -47,7 +47,7 @@ class KeyringGuiIT {
 
     @BeforeAll
     static void startSecretService() throws Exception {
-        session = SecretServiceSession.start(sessionDir);
+        session = DesktopSession.start(sessionDir);
     }
 
     @AfterAll

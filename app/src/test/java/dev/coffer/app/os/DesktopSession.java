@@ -12,33 +12,37 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Secret Service for the keyring tests: a private D-Bus session bus ({@code dbus-daemon})
- * with GNOME Keyring's secrets component on it, unlocked with a throwaway password fed on stdin,
- * everything (bus socket, keyrings, caches) inside a temp folder. The JVM reaches it through the
- * {@code DBUS_SESSION_BUS_ADDRESS} system property, which dbus-java reads before the environment,
- * so no other test and nothing of the machine's own session is touched. A missing program is a
- * failure naming the Debian package (scripts/test.sh installs them).
+ * A private desktop session for the keyring and theme tests: a D-Bus session bus ({@code
+ * dbus-daemon}) with GNOME Keyring's Secret Service on it (unlocked with a throwaway password fed
+ * on stdin) and dconf (activated by the bus when gsettings first writes), everything (bus socket,
+ * keyrings, settings, caches) inside a temp folder. The JVM reaches the bus through the {@code
+ * DBUS_SESSION_BUS_ADDRESS} system property, which dbus-java reads before the environment; child
+ * processes get the session's environment from {@link #command}. No other test and nothing of the
+ * machine's own session is touched. A missing program is a failure naming the Debian package
+ * (scripts/test.sh installs them).
  *
- * <p>Not responsible for what is stored (the tests use {@link SystemKeyring}).
+ * <p>Not responsible for what is stored (the tests use {@link SystemKeyring}, gsettings).
  */
-public final class SecretServiceSession implements AutoCloseable {
+public final class DesktopSession implements AutoCloseable {
     public static final String BUS_PROPERTY = "DBUS_SESSION_BUS_ADDRESS";
 
     private final Path root;
     private final String address;
     private final List<Process> processes = new ArrayList<>();
 
-    private SecretServiceSession(Path root) {
+    private DesktopSession(Path root) {
         this.root = root;
         this.address = "unix:path=" + root.resolve("run/bus");
     }
 
     /** Starts the bus and the keyring under {@code root} and points this JVM's D-Bus clients at them. */
-    public static SecretServiceSession start(Path root) throws IOException, InterruptedException {
+    public static DesktopSession start(Path root) throws IOException, InterruptedException {
         require("/usr/bin/dbus-daemon", "dbus-daemon (Debian package dbus)");
         require("/usr/bin/gnome-keyring-daemon", "gnome-keyring-daemon (Debian package gnome-keyring)");
         require("/usr/bin/secret-tool", "secret-tool (Debian package libsecret-tools)");
-        SecretServiceSession s = new SecretServiceSession(root);
+        require("/usr/bin/gsettings", "gsettings (Debian package libglib2.0-bin)");
+        require("/usr/libexec/dconf-service", "dconf-service (Debian package dconf-service)");
+        DesktopSession s = new DesktopSession(root);
         try {
             s.startBus();
             s.startKeyring();
@@ -94,6 +98,15 @@ public final class SecretServiceSession implements AutoCloseable {
         return command(cmd.toArray(String[]::new)).redirectErrorStream(true).start();
     }
 
+    /** Sets a GNOME setting in this session ({@code gsettings set}), as the desktop's settings app does. */
+    public void gsettingsSet(String schema, String key, String value) throws IOException, InterruptedException {
+        Process p = command("gsettings", "set", schema, key, value).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new AssertionError("gsettings set " + key + " failed: " + out);
+        }
+    }
+
     /** Looks up a secret with {@code secret-tool lookup} (empty string: nothing stored). */
     public String lookup(String... attributes) throws IOException, InterruptedException {
         String[] args = new String[attributes.length + 1];
@@ -107,7 +120,8 @@ public final class SecretServiceSession implements AutoCloseable {
         return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
 
-    private ProcessBuilder command(String... cmd) {
+    /** {@code cmd} in this session: its bus, its home and XDG folders, nothing else of the environment. */
+    public ProcessBuilder command(String... cmd) {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> env = pb.environment();
         env.clear();
