@@ -9,6 +9,7 @@ import dev.coffer.app.vaults.Theme;
 import dev.coffer.app.vaults.VaultState;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
@@ -143,6 +144,51 @@ class DialogsIT {
                     .findFirst().orElseThrow(() -> new AssertionError("bank.txt not adopted into LOST+FOUND"));
             assertThat(Files.readString(bank)).isEqualTo("statement");
         }
+    }
+
+    @Test
+    void droppingAVaultFolderOrItsConfigOntoTheListAddsIt() throws Exception {
+        Gui gui = show(Locale.ENGLISH);
+        TestVaults elsewhere = new TestVaults(tmp.resolve("elsewhere"));
+        Path byFolder = elsewhere.create("Dropped folder").vault().settings().folderPath();
+        Path byConfig = elsewhere.create("Dropped config").vault().settings().folderPath().resolve("vault.coffer");
+        Path notAVault = Files.createDirectories(tmp.resolve("just a folder"));
+        javafx.scene.Node list = robot.lookup("#vault-list").query();
+
+        // dragging files over the list accepts them and marks the list
+        javafx.scene.input.DragEvent over = drag(list, javafx.scene.input.DragEvent.DRAG_OVER, byFolder);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, over));
+        assertThat(over.getAcceptedTransferMode()).isEqualTo(javafx.scene.input.TransferMode.LINK);
+        assertThat(list.getStyleClass()).contains("drop-target");
+        javafx.scene.input.DragEvent exited = drag(list, javafx.scene.input.DragEvent.DRAG_EXITED, byFolder);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, exited));
+        assertThat(list.getStyleClass()).doesNotContain("drop-target");
+
+        // dropping a vault folder adds it and selects it; so does its vault.coffer
+        for (Path dropped : List.of(byFolder, byConfig)) {
+            javafx.scene.input.DragEvent drop = drag(list, javafx.scene.input.DragEvent.DRAG_DROPPED, dropped);
+            Fx.run(() -> javafx.event.Event.fireEvent(list, drop));
+            assertThat(drop.isDropCompleted()).as("drop of " + dropped).isTrue();
+        }
+        Fx.await("both vaults in the list", 10, () -> gui.mainViewModel().vaults().size() == 2);
+        assertThat(gui.mainViewModel().vaults()).extracting(v -> v.settings().name())
+                .containsExactly("Dropped folder", "Dropped config");
+        assertThat(gui.mainViewModel().selected().get().settings().name()).isEqualTo("Dropped config");
+        Fx.await("the details of the dropped vault", 10, () -> robot.lookup("#details-name").queryAs(Label.class).getText()
+                .equals("Dropped config"));
+        assertThat(t.open().vaults()).hasSize(2); // saved
+
+        // a folder that is not a vault: not completed, and the window says why
+        javafx.scene.input.DragEvent refused = drag(list, javafx.scene.input.DragEvent.DRAG_DROPPED, notAVault);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, refused));
+        assertThat(refused.isDropCompleted()).isFalse();
+        assertThat(gui.mainViewModel().vaults()).hasSize(2);
+        assertThat(gui.mainViewModel().notice().get()).startsWith("This folder is not a Coffer vault");
+    }
+
+    private static javafx.scene.input.DragEvent drag(javafx.scene.Node target,
+            javafx.event.EventType<javafx.scene.input.DragEvent> type, Path file) throws Exception {
+        return Fx.call(() -> FileDrag.event(target, type, file));
     }
 
     @Test
