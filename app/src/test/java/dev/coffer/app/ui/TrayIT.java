@@ -125,10 +125,15 @@ class TrayIT {
     private void unlockFromTray(TrayIcon icon, String item, ManagedVault v) throws Exception {
         Fx.await("the menu item " + item, 10, () -> labels(icon).contains(item));
         click(icon, item);
-        Fx.await("the unlock dialog of " + v.settings().name(), 10, () -> Window.getWindows().stream().anyMatch(w ->
-                w.isShowing() && w.getScene() != null && "unlock-dialog".equals(w.getScene().getRoot().getId())));
+        Fx.await("the unlock dialog of " + v.settings().name(), 10, () -> unlockDialogs() == 1);
         robot.clickOn("#unlock-passphrase").write(TestVaults.PASSPHRASE).type(KeyCode.ENTER);
-        Fx.await(v.settings().name() + " unlocked", 60, () -> v.state() == VaultState.UNLOCKED);
+        Fx.await(v.settings().name() + " unlocked and its dialog closed", 60,
+                () -> v.state() == VaultState.UNLOCKED && unlockDialogs() == 0);
+    }
+
+    private static long unlockDialogs() {
+        return Window.getWindows().stream().filter(w -> w.isShowing() && w.getScene() != null
+                && "unlock-dialog".equals(w.getScene().getRoot().getId())).count();
     }
 
     private static ManagedVault vault(CofferApp app, String name) {
