@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * <p>Not responsible for deciding when to remember (the unlock dialog asks the person).
  */
-public interface PassphraseStore {
+public interface PassphraseStore extends AutoCloseable {
     /** Empty if passphrases can be stored; otherwise why not, to show next to the disabled option. */
     Optional<String> unavailableReason();
 
@@ -21,6 +21,12 @@ public interface PassphraseStore {
 
     /** Forgets the vault's passphrase (nothing happens if none was remembered). */
     void delete(String vaultId) throws IOException;
+
+    /** Lets go of the keyring's connection (the app's is closed when it quits); nothing to do for most stores. */
+    @Override
+    default void close() {
+        // most stores hold no connection
+    }
 
     /** A store that cannot store, for sessions without a keyring. */
     static PassphraseStore unavailable(String reason) {

@@ -72,6 +72,15 @@ public final class SystemKeyring implements PassphraseStore {
     }
 
     @Override
+    public void close() {
+        try {
+            keyring.close(); // its D-Bus connection
+        } catch (Exception e) {
+            LOG.debug("closing the keyring's connection: {}", e.getMessage());
+        }
+    }
+
+    @Override
     public void delete(String vaultId) throws IOException {
         try {
             keyring.deletePassword(SERVICE, vaultId);

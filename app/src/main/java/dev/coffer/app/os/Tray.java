@@ -32,6 +32,7 @@ public final class Tray {
 
     private final TrayIcon icon;
     private final Actions actions;
+    private int noticesShown;
 
     private Tray(TrayIcon icon, Actions actions) {
         this.icon = icon;
@@ -83,7 +84,18 @@ public final class Tray {
 
     /** A balloon message (the "still running in the tray" notice). */
     public void notify(String title, String text) {
+        noticesShown++;
         icon.displayMessage(title, text, TrayIcon.MessageType.INFO);
+    }
+
+    /** How many notices {@link #notify} has shown (the app shows its "still running" one once per run). */
+    public int noticesShown() {
+        return noticesShown;
+    }
+
+    /** The icon in the tray (its menu is what the person clicks). */
+    public TrayIcon icon() {
+        return icon;
     }
 
     public void remove() {

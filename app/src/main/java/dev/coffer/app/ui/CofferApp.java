@@ -1,6 +1,8 @@
 package dev.coffer.app.ui;
 
+import dev.coffer.app.os.DesktopTheme;
 import dev.coffer.app.os.LogFile;
+import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.os.SingleInstance;
 import dev.coffer.app.os.SystemKeyring;
 import dev.coffer.app.os.Tray;
@@ -32,7 +34,8 @@ import javafx.stage.WindowEvent;
  * The GUI application's lifecycle: builds the service and the window from the config folder,
  * becomes the single running instance (forwarded vault paths open their unlock dialog), ticks
  * auto-lock every 30 seconds, keeps running in the tray when the window closes with unlocked
- * vaults (or, without a tray, asks to lock them first), and locks every vault on the way out.
+ * vaults (or, without a tray, asks to lock them first), follows the desktop's light/dark
+ * preference while running, and locks every vault on the way out.
  *
  * <p>Not responsible for the windows' content ({@link Gui}) or for deciding between GUI and
  * command line ({@code dev.coffer.app.Main}).
@@ -41,7 +44,7 @@ public final class CofferApp extends Application {
     private static final long AUTO_LOCK_TICK_SECONDS = 30;
 
     /** What {@link #launch} was asked for; JavaFX creates the Application itself, so it is handed over statically. */
-    private record Request(Path configFolder, Path vault) {}
+    private record Request(Path configFolder, Path vault, Runnable exit) {}
 
     private static volatile Request request;
 
@@ -50,6 +53,8 @@ public final class CofferApp extends Application {
     private Messages messages;
     private FxBackground background;
     private SingleInstance instance;
+    private PassphraseStore keyring;
+    private Optional<DesktopTheme> desktopTheme = Optional.empty();
     private Optional<Tray> tray = Optional.empty();
     private ScheduledExecutorService timer;
     private boolean trayNoticeShown;
@@ -62,11 +67,24 @@ public final class CofferApp extends Application {
 
     /** What the next {@link #start} uses (tests start the application through TestFX instead of launch). */
     static void prepare(Path configFolder, Path vault) {
-        request = new Request(configFolder, vault);
+        prepare(configFolder, vault, Platform::exit);
+    }
+
+    /**
+     * As {@link #prepare(Path, Path)}, with what quitting ends with once every vault is locked: {@link
+     * Platform#exit} in the app; a test that shares its JavaFX runtime with TestFX records it instead.
+     */
+    static void prepare(Path configFolder, Path vault, Runnable exit) {
+        request = new Request(configFolder, vault, exit);
     }
 
     Gui gui() {
         return gui;
+    }
+
+    /** The tray icon, if the desktop has a tray. */
+    Optional<Tray> tray() {
+        return tray;
     }
 
     @Override
@@ -79,11 +97,12 @@ public final class CofferApp extends Application {
         LogFile.start(r.configFolder(), prefs.debugLogging());
         messages = Messages.forLanguage(prefs.language());
         background = new FxBackground();
+        keyring = SystemKeyring.open();
         gui = new Gui(new GuiContext(service, messages, new XdgOpen(), background, home,
-                r.configFolder().resolve(LogFile.NAME), SystemKeyring.open()));
+                r.configFolder().resolve(LogFile.NAME), keyring));
         instance = SingleInstance.listen(r.configFolder(), args -> Platform.runLater(() -> openForwarded(args)));
         tray = Tray.install(messages.get("app.name"), new Tray.Actions(
-                messages.get("main.title"), () -> Platform.runLater(gui::bringToFront),
+                messages.get("tray.show"), () -> Platform.runLater(gui::bringToFront),
                 messages.get("main.lockAll"), () -> background.run(() -> service.lockAll(false), x -> { }, x -> { }),
                 messages.get("main.quit.lockAll"), () -> Platform.runLater(this::quit)));
         Platform.setImplicitExit(false);
@@ -92,6 +111,7 @@ public final class CofferApp extends Application {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> service.lockAll(true), "coffer-lock-on-exit"));
         stage.setOnCloseRequest(this::onClose);
         gui.show(stage);
+        desktopTheme = DesktopTheme.watch(dark -> Platform.runLater(() -> gui.systemThemeChanged(dark)));
         if (prefs.startMinimised()) {
             tray.ifPresentOrElse(t -> stage.hide(), () -> stage.setIconified(true));
         }
@@ -173,7 +193,7 @@ public final class CofferApp extends Application {
                 messages.get("main.quit.busy", String.join(", ", busy)), messages.get("main.forceLock.force"), "confirm-quit-force")) {
             return;
         }
-        Platform.exit();
+        request.exit().run();
     }
 
     @Override
@@ -184,6 +204,8 @@ public final class CofferApp extends Application {
             timer.shutdownNow();
         }
         background.close();
+        keyring.close();
+        desktopTheme.ifPresent(DesktopTheme::close);
         instance.close();
     }
 }

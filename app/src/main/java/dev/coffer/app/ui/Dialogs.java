@@ -7,6 +7,7 @@ import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -17,7 +18,7 @@ import javafx.stage.Window;
 
 /**
  * Small builders shared by the views: a themed modal stage, a button bar with default and cancel
- * buttons, a heading with its explanation, a wrapping label.
+ * buttons, a heading with its explanation, a wrapping label, a yes/no question.
  *
  * <p>Not responsible for any dialog's content.
  */
@@ -90,5 +91,30 @@ final class Dialogs {
         l.managedProperty().bind(l.textProperty().isNotEmpty());
         l.visibleProperty().bind(l.textProperty().isNotEmpty());
         return l;
+    }
+
+    /**
+     * A themed yes/no question, waited for; true if the person chose {@code yes}. Cancel (Esc) has the
+     * focus, for safety: Enter alone does not say yes.
+     */
+    static boolean confirm(Window owner, Theme theme, String cancelText, String title, String text, String yes, String id) {
+        Button ok = button(yes, id, "primary");
+        Button cancel = button(cancelText, id + "-cancel");
+        cancel.setCancelButton(true);
+        VBox body = new VBox(heading(title, text));
+        body.getStyleClass().add("dialog-body");
+        body.setPrefWidth(460);
+        BorderPane root = new BorderPane(body);
+        root.setBottom(buttonBar(null, cancel, ok));
+        Stage dialog = modal(owner, title, root, theme);
+        boolean[] answer = {false};
+        ok.setOnAction(e -> {
+            answer[0] = true;
+            dialog.close();
+        });
+        cancel.setOnAction(e -> dialog.close());
+        dialog.setOnShown(e -> cancel.requestFocus());
+        dialog.showAndWait();
+        return answer[0];
     }
 }

@@ -8,10 +8,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import javafx.application.Platform;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
 import javafx.scene.input.KeyCombination;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.VBox;
 import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Stage;
@@ -86,10 +83,25 @@ public final class Gui {
         return ctx.service().preferences().theme();
     }
 
+    /**
+     * The desktop switched between light and dark (GNOME's color-scheme, watched while the app
+     * runs): with "follow the system", every window is restyled at once. On the FX thread.
+     */
+    public void systemThemeChanged(boolean dark) {
+        Themes.systemPrefersDark(dark);
+        if (theme() == Theme.SYSTEM) {
+            restyleAll();
+        }
+    }
+
     private void restyle() {
         if (theme() == styledWith) {
             return; // most service events are state changes, not a new theme
         }
+        restyleAll();
+    }
+
+    private void restyleAll() {
         styledWith = theme();
         for (javafx.stage.Window w : javafx.stage.Window.getWindows()) {
             if (w.getScene() != null && w.getScene().getStylesheets().stream().anyMatch(s -> s.endsWith("base.css"))) {
@@ -187,23 +199,6 @@ public final class Gui {
 
     /** A themed yes/no question; true if the person chose {@code yes}. Cancel (Esc) is the default for safety. */
     boolean confirm(String title, String text, String yes, String id) {
-        Button ok = Dialogs.button(yes, id, "primary");
-        Button cancel = Dialogs.button(m.get("unlock.cancel"), id + "-cancel");
-        cancel.setCancelButton(true);
-        VBox body = new VBox(Dialogs.heading(title, text));
-        body.getStyleClass().add("dialog-body");
-        body.setPrefWidth(460);
-        BorderPane root = new BorderPane(body);
-        root.setBottom(Dialogs.buttonBar(null, cancel, ok));
-        Stage dialog = Dialogs.modal(stage, title, root, theme());
-        boolean[] answer = {false};
-        ok.setOnAction(e -> {
-            answer[0] = true;
-            dialog.close();
-        });
-        cancel.setOnAction(e -> dialog.close());
-        dialog.setOnShown(e -> cancel.requestFocus());
-        dialog.showAndWait();
-        return answer[0];
+        return Dialogs.confirm(stage, theme(), m.get("unlock.cancel"), title, text, yes, id);
     }
 }

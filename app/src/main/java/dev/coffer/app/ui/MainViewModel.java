@@ -199,6 +199,15 @@ public final class MainViewModel {
         };
     }
 
+    /**
+     * What the details pane says about the vault folder's file system while unlocked (core's storage
+     * warnings under a heading); empty if there is nothing to say.
+     */
+    public String storeWarningsText(ManagedVault v) {
+        java.util.List<String> warnings = v.storeWarnings();
+        return warnings.isEmpty() ? "" : messages.get("main.storeWarnings") + "\n\u2022 " + String.join("\n\u2022 ", warnings);
+    }
+
     /** The problem of a vault in ERROR, for the details pane. */
     public String problemText(ManagedVault v) {
         return v.problem().map(messages::problem).orElse("");

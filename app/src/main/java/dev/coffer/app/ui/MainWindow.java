@@ -202,6 +202,13 @@ final class MainWindow {
             problem.getStyleClass().add("problem-box");
             box.getChildren().add(problem);
         });
+        String storeWarnings = vm.storeWarningsText(v);
+        if (!storeWarnings.isEmpty()) {
+            HBox warnings = new HBox(Icons.of(Icons.WARNING, 16, "icon-warning"), Dialogs.wrapping(storeWarnings));
+            warnings.setId("details-store-warnings");
+            warnings.getStyleClass().add("warning-box");
+            box.getChildren().add(warnings);
+        }
         box.getChildren().add(actions(v));
         Region spacer = new Region();
         VBox.setVgrow(spacer, Priority.ALWAYS);

@@ -8,7 +8,7 @@ import javafx.scene.Scene;
 /**
  * Styles scenes: {@code base.css} (layout, typography, controls) over {@code light.css} or
  * {@code dark.css} (colours only), chosen by the preference; "follow the system" asks
- * {@link DesktopTheme} once per application.
+ * {@link DesktopTheme} once per application, then is told of changes ({@link #systemPrefersDark(boolean)}).
  *
  * <p>Not responsible for remembering the preference.
  */
@@ -30,6 +30,11 @@ public final class Themes {
             systemDark = DesktopTheme.prefersDark();
         }
         return systemDark;
+    }
+
+    /** The desktop changed its preference while the app runs (see {@code Gui.systemThemeChanged}). */
+    static synchronized void systemPrefersDark(boolean dark) {
+        systemDark = dark;
     }
 
     public static void apply(Scene scene, Theme theme) {

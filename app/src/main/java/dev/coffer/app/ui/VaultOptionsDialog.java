@@ -35,9 +35,11 @@ public final class VaultOptionsDialog {
     private final Messages m;
     private final Stage stage;
     private final TabPane tabs = new TabPane();
+    private final Theme theme;
 
     VaultOptionsDialog(VaultOptionsViewModel vm, Window owner, Theme theme) {
         this.vm = vm;
+        this.theme = theme;
         this.m = vm.messages();
         tabs.getTabs().addAll(tab(m.get("options.general"), general()), tab(m.get("options.mount"), drive()),
                 tab(m.get("options.security"), passphrase()), tab(m.get("options.recovery.heading"), recovery()),
@@ -103,6 +105,11 @@ public final class VaultOptionsDialog {
         grid.add(reveal, 1, 2);
         grid.add(atStartup, 1, 3);
         grid.add(Dialogs.wrapping(m.get("options.unlockAtStartup.hint"), "muted", "small"), 1, 4);
+        Button forget = Dialogs.button(m.get("options.forget"), "options-forget");
+        forget.disableProperty().bind(vm.remembered().not().or(vm.busy()));
+        forget.setOnAction(e -> vm.forgetRemembered());
+        grid.add(forget, 1, 5);
+        vm.checkRemembered();
         return grid;
     }
 
@@ -202,8 +209,19 @@ public final class VaultOptionsDialog {
         report.visibleProperty().bind(vm.healthReport().isNotEmpty());
         report.managedProperty().bind(report.visibleProperty());
         VBox.setVgrow(report, Priority.ALWAYS);
+        Button repair = Dialogs.button(m.get("options.health.repair"), "options-health-repair");
+        repair.disableProperty().bind(vm.busy());
+        repair.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> !vm.plannedRepairs().get().isEmpty(),
+                vm.plannedRepairs()));
+        repair.managedProperty().bind(repair.visibleProperty());
+        repair.setOnAction(e -> {
+            if (Dialogs.confirm(stage, theme, m.get("unlock.cancel"), m.get("options.health.repair.title"), vm.repairQuestion(),
+                    m.get("options.health.repair.confirm"), "confirm-repair")) {
+                vm.repair(pass.take());
+            }
+        });
         return new VBox(12, Dialogs.wrapping(m.get("options.health.text"), "muted"), label("options.current"),
-                new HBox(8, pass, run), report);
+                new HBox(8, pass, run, repair), report);
     }
 
     private Label heading(String key) {

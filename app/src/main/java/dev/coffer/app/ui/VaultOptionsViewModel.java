@@ -23,7 +23,8 @@ import javafx.beans.property.StringProperty;
  * passphrase operations run in the background: change the passphrase, show the recovery key (asks
  * the passphrase), reset the passphrase with the recovery key. Every passphrase array is wiped; a
  * passphrase remembered in the system keyring is replaced by the new one. Also runs the health
- * check of a locked vault and shows its report.
+ * check of a locked vault, shows its report and the repairs it plans, and makes them once the
+ * person has confirmed; forgets a passphrase remembered in the keyring.
  *
  * <p>Not responsible for the widgets.
  */
@@ -45,6 +46,8 @@ public final class VaultOptionsViewModel {
     private final StringProperty recoveryKey = new SimpleStringProperty("");
     private final PassphraseStore keyring;
     private final StringProperty healthReport = new SimpleStringProperty("");
+    private final BooleanProperty remembered = new SimpleBooleanProperty();
+    private final ObjectProperty<java.util.List<String>> plannedRepairs = new SimpleObjectProperty<>(java.util.List.of());
 
     public VaultOptionsViewModel(ManagedVault vault, VaultService service, Background background, Messages messages,
             PassphraseStore keyring) {
@@ -156,6 +159,37 @@ public final class VaultOptionsViewModel {
         });
     }
 
+    /** True while the keyring holds this vault's passphrase (see {@link #checkRemembered}). */
+    public BooleanProperty remembered() { return remembered; }
+
+    /** Looks in the keyring (in the background) whether a passphrase is remembered for this vault. */
+    public void checkRemembered() {
+        if (keyring.unavailableReason().isPresent()) {
+            return;
+        }
+        background.run(() -> {
+            java.util.Optional<char[]> saved = keyring.load(vault.id());
+            saved.ifPresent(Passphrases::wipe);
+            return saved.isPresent();
+        }, remembered::set, failure -> report(messages.problem(failure), true));
+    }
+
+    /** "Forget the remembered passphrase": deletes it from the keyring; the next unlock asks for it again. */
+    public void forgetRemembered() {
+        busy.set(true);
+        background.run(() -> {
+            keyring.delete(vault.id());
+            return null;
+        }, ok -> {
+            busy.set(false);
+            remembered.set(false);
+            report(messages.get("options.forgotten"), false);
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
+    }
+
     /** A passphrase remembered in the keyring follows the change, so "unlock at startup" keeps working. */
     private void updateRemembered(char[] newPassphrase) throws IOException {
         java.util.Optional<char[]> old = keyring.load(vault.id());
@@ -168,20 +202,79 @@ public final class VaultOptionsViewModel {
     /** The last health check's report: a summary line, then one line per finding. */
     public StringProperty healthReport() { return healthReport; }
 
+    /** What a repair would do after the last check, one line each (empty: nothing to repair). */
+    public ObjectProperty<java.util.List<String>> plannedRepairs() { return plannedRepairs; }
+
     /** Runs the health check (the vault must be locked) in the background with {@code passphrase} (wiped). */
     public void runHealthCheck(char[] passphrase) {
         busy.set(true);
         healthReport.set("");
+        plannedRepairs.set(java.util.List.of());
         background.run(() -> HealthCheck.run(vault, passphrase), summary -> {
             busy.set(false);
-            String head = summary.healthy() ? messages.get("options.health.healthy", summary.notes())
-                    : messages.get("options.health.problems", summary.errors(), summary.warnings(), summary.notes());
-            healthReport.set(head + (summary.lines().isEmpty() ? "" : "\n\n" + String.join("\n", summary.lines())));
+            String head = describe(summary);
+            healthReport.set(head + details(summary));
+            plannedRepairs.set(summary.repairs());
             report(head, !summary.healthy());
         }, failure -> {
             busy.set(false);
             report(messages.problem(failure), true);
         });
+    }
+
+    /** The question shown before {@link #repair}: how many repairs, and each one. */
+    public String repairQuestion() {
+        java.util.List<String> planned = plannedRepairs.get();
+        return messages.get("options.health.repair.text", planned.size(), "\u2022 " + String.join("\n\u2022 ", planned));
+    }
+
+    /**
+     * Makes the repairs of the last check (the person has confirmed {@link #repairQuestion}) in the
+     * background with {@code passphrase} (wiped), then shows what was done and the new check.
+     */
+    public void repair(char[] passphrase) {
+        java.util.List<String> confirmed = plannedRepairs.get();
+        if (passphrase.length == 0) {
+            report(messages.get("options.health.repair.passphrase"), true);
+            return;
+        }
+        if (confirmed.isEmpty()) {
+            Passphrases.wipe(passphrase);
+            return;
+        }
+        busy.set(true);
+        background.run(() -> HealthCheck.repair(vault, passphrase, confirmed), result -> {
+            busy.set(false);
+            String done = messages.get("options.health.repaired", result.done(), result.planned());
+            StringBuilder text = new StringBuilder(done);
+            result.failures().forEach(f -> text.append("\n").append(f));
+            text.append("\n\n").append(messages.get("options.health.after")).append(' ').append(describe(result.after()))
+                    .append(details(result.after()));
+            healthReport.set(text.toString());
+            plannedRepairs.set(result.after().repairs());
+            report(done + " " + describe(result.after()), !result.failures().isEmpty() || !result.after().healthy());
+        }, failure -> {
+            busy.set(false);
+            report(messages.problem(failure), true);
+        });
+    }
+
+    private String describe(HealthCheck.Summary summary) {
+        return summary.healthy() ? messages.get("options.health.healthy", summary.notes())
+                : messages.get("options.health.problems", summary.errors(), summary.warnings(), summary.notes());
+    }
+
+    /** The findings, then the planned repairs, below the summary line. */
+    private String details(HealthCheck.Summary summary) {
+        StringBuilder text = new StringBuilder();
+        if (!summary.lines().isEmpty()) {
+            text.append("\n\n").append(String.join("\n", summary.lines()));
+        }
+        if (!summary.repairs().isEmpty()) {
+            text.append("\n\n").append(messages.get("options.health.repairs", summary.repairs().size()));
+            summary.repairs().forEach(r -> text.append("\n\u2022 ").append(r));
+        }
+        return text.toString();
     }
 
     /** Forgets the recovery key shown (the dialog is closing). */

@@ -44,6 +44,19 @@ public final class ManagedVault {
         return session == null ? Optional.empty() : Optional.of(session.drive());
     }
 
+    /**
+     * While unlocked, what core found limiting about the file system holding the vault folder
+     * (read-only: the drive is read-only too; case-insensitive; names too short), one sentence each.
+     */
+    public synchronized java.util.List<String> storeWarnings() {
+        return session == null ? java.util.List.of() : session.fileSystem().storeLimits().warnings();
+    }
+
+    /** True while unlocked with a read-only drive (asked for, or the vault folder cannot be written). */
+    public synchronized boolean readOnlyDrive() {
+        return session != null && session.fileSystem().isReadOnly();
+    }
+
     synchronized Optional<UnlockedSession> session() {
         return Optional.ofNullable(session);
     }

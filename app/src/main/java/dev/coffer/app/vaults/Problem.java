@@ -30,8 +30,12 @@ public enum Problem {
     FOLDER_NOT_EMPTY,
     /** The operation needs the vault locked (the health check). */
     VAULT_UNLOCKED,
-    /** {@code coffer check --repair} is repairing the vault. */
+    /** {@code coffer check --repair}, or the health tab, is repairing the vault. */
     IN_REPAIR,
+    /** A repair found the vault open in another process ({@code coffer mount}, another Coffer). */
+    IN_USE_ELSEWHERE,
+    /** A repair's new check plans other repairs than the ones confirmed. */
+    HEALTH_CHANGED,
     /** Anything else: the detail says what. */
     OTHER
 }

@@ -185,6 +185,9 @@ public final class VaultService {
         if (!VaultAccess.isVault(folder)) {
             throw new VaultException(Problem.NOT_A_VAULT, folder.toString());
         }
+        if (HealthCheck.inRepair(folder)) {
+            throw new VaultException(Problem.IN_REPAIR, folder.toString()); // by this process: core's lock cannot tell
+        }
         Mounter mounter = mounters.choose(settings.mountMethod()); // before scrypt: say what to install first
         Path mountPoint = mountPoint(settings);
         if (mountPoint.startsWith(folder)) {
@@ -206,7 +209,8 @@ public final class VaultService {
                 throw new VaultException(Problem.IN_REPAIR, folder.toString());
             }
             Files.createDirectories(mountPoint.getParent());
-            Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, settings.readOnly(),
+            // core opens a vault whose folder cannot be written read-only (a storage warning says so): so is the drive
+            Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, fs.isReadOnly(),
                     preferences.webDavPort()));
             return new UnlockedSession(fs, drive, inUse, clock.instant());
         } catch (IOException | RuntimeException e) {

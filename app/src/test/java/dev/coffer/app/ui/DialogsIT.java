@@ -9,6 +9,7 @@ import dev.coffer.app.vaults.Theme;
 import dev.coffer.app.vaults.VaultState;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
@@ -90,6 +91,104 @@ class DialogsIT {
         assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
         Fx.await("the new name in the details", 10,
                 () -> robot.lookup("#details-name").queryAs(Label.class).getText().equals("Tax papers"));
+    }
+
+    @Test
+    void theHealthTabRepairsAnOrphanFolderAfterShowingAndConfirmingTheRepair() throws Exception {
+        show(Locale.ENGLISH);
+        ManagedVault v = t.create("Taxes").vault();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        var drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("letters"));
+        drive.write("letters/bank.txt", "statement");
+        t.service.lock(v, false);
+        assertThat(TestVaults.orphanEveryFolder(v.settings().folderPath())).isEqualTo(1);
+
+        Fx.await("the vault in the list", 10, () -> robot.lookup("#options-button").tryQuery().isPresent());
+        robot.clickOn("#options-button");
+        Fx.await("the options", 10, () -> robot.lookup("#options-dialog").tryQuery().isPresent());
+        robot.clickOn("Health");
+        assertThat(robot.lookup("#options-health-repair").query().isVisible()).as("no repair before a check").isFalse();
+        robot.clickOn("#options-health-passphrase").write(TestVaults.PASSPHRASE);
+        robot.clickOn("#options-health-run");
+        Fx.await("the check's report", 60, () -> robot.lookup("#options-health-repair").query().isVisible());
+        String report = robot.lookup("#options-health-report").queryAs(javafx.scene.control.TextArea.class).getText();
+        assertThat(report).startsWith("Problems found:").contains("orphan storage folder").contains("Repairs (1):");
+
+        // declining the question changes nothing
+        robot.clickOn("#options-health-passphrase").write(TestVaults.PASSPHRASE);
+        robot.clickOn("#options-health-repair");
+        Fx.await("the repair question", 10, () -> robot.lookup("#confirm-repair").tryQuery().isPresent());
+        String question = robot.lookup(".dialog-body").queryAll().stream().flatMap(n -> robot.from(n).lookup(".label")
+                .queryAllAs(Label.class).stream()).map(Label::getText).filter(x -> x.startsWith("These 1 repair(s)"))
+                .findFirst().orElseThrow();
+        assertThat(question).contains("LOST+FOUND");
+        robot.clickOn("#confirm-repair-cancel");
+        Fx.await("the question closed", 10, () -> robot.lookup("#confirm-repair").tryQuery().isEmpty());
+        assertThat(TestVaults.orphanEveryFolder(v.settings().folderPath())).as("still no pointer made").isZero();
+
+        // confirming repairs, off the FX thread, and shows the new check
+        robot.clickOn("#options-health-repair");
+        Fx.await("the repair question", 10, () -> robot.lookup("#confirm-repair").tryQuery().isPresent());
+        robot.clickOn("#confirm-repair");
+        Fx.await("the repair's report", 60, () -> robot.lookup("#options-health-report")
+                .queryAs(javafx.scene.control.TextArea.class).getText().startsWith("Repaired 1 of 1."));
+        assertThat(robot.lookup("#options-health-report").queryAs(javafx.scene.control.TextArea.class).getText())
+                .contains("Checked again: Healthy");
+        assertThat(robot.lookup("#options-health-repair").query().isVisible()).isFalse();
+        robot.clickOn("#options-close");
+
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        try (var found = Files.walk(t.fuse.drives.get(1).cleartextRoot.resolve("LOST+FOUND"))) {
+            Path bank = found.filter(p -> p.getFileName() != null && p.getFileName().toString().equals("bank.txt"))
+                    .findFirst().orElseThrow(() -> new AssertionError("bank.txt not adopted into LOST+FOUND"));
+            assertThat(Files.readString(bank)).isEqualTo("statement");
+        }
+    }
+
+    @Test
+    void droppingAVaultFolderOrItsConfigOntoTheListAddsIt() throws Exception {
+        Gui gui = show(Locale.ENGLISH);
+        TestVaults elsewhere = new TestVaults(tmp.resolve("elsewhere"));
+        Path byFolder = elsewhere.create("Dropped folder").vault().settings().folderPath();
+        Path byConfig = elsewhere.create("Dropped config").vault().settings().folderPath().resolve("vault.coffer");
+        Path notAVault = Files.createDirectories(tmp.resolve("just a folder"));
+        javafx.scene.Node list = robot.lookup("#vault-list").query();
+
+        // dragging files over the list accepts them and marks the list
+        javafx.scene.input.DragEvent over = drag(list, javafx.scene.input.DragEvent.DRAG_OVER, byFolder);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, over));
+        assertThat(over.getAcceptedTransferMode()).isEqualTo(javafx.scene.input.TransferMode.LINK);
+        assertThat(list.getStyleClass()).contains("drop-target");
+        javafx.scene.input.DragEvent exited = drag(list, javafx.scene.input.DragEvent.DRAG_EXITED, byFolder);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, exited));
+        assertThat(list.getStyleClass()).doesNotContain("drop-target");
+
+        // dropping a vault folder adds it and selects it; so does its vault.coffer
+        for (Path dropped : List.of(byFolder, byConfig)) {
+            javafx.scene.input.DragEvent drop = drag(list, javafx.scene.input.DragEvent.DRAG_DROPPED, dropped);
+            Fx.run(() -> javafx.event.Event.fireEvent(list, drop));
+            assertThat(drop.isDropCompleted()).as("drop of " + dropped).isTrue();
+        }
+        Fx.await("both vaults in the list", 10, () -> gui.mainViewModel().vaults().size() == 2);
+        assertThat(gui.mainViewModel().vaults()).extracting(v -> v.settings().name())
+                .containsExactly("Dropped folder", "Dropped config");
+        assertThat(gui.mainViewModel().selected().get().settings().name()).isEqualTo("Dropped config");
+        Fx.await("the details of the dropped vault", 10, () -> robot.lookup("#details-name").queryAs(Label.class).getText()
+                .equals("Dropped config"));
+        assertThat(t.open().vaults()).hasSize(2); // saved
+
+        // a folder that is not a vault: not completed, and the window says why
+        javafx.scene.input.DragEvent refused = drag(list, javafx.scene.input.DragEvent.DRAG_DROPPED, notAVault);
+        Fx.run(() -> javafx.event.Event.fireEvent(list, refused));
+        assertThat(refused.isDropCompleted()).isFalse();
+        assertThat(gui.mainViewModel().vaults()).hasSize(2);
+        assertThat(gui.mainViewModel().notice().get()).startsWith("This folder is not a Coffer vault");
+    }
+
+    private static javafx.scene.input.DragEvent drag(javafx.scene.Node target,
+            javafx.event.EventType<javafx.scene.input.DragEvent> type, Path file) throws Exception {
+        return Fx.call(() -> FileDrag.event(target, type, file));
     }
 
     @Test

@@ -319,6 +319,21 @@ class ViewModelTest {
     }
 
     @Test
+    void forgettingInTheOptionsDeletesTheRememberedPassphrase() throws Exception {
+        ManagedVault v = created("Taxes");
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.checkRemembered();
+        assertThat(o.remembered().get()).isFalse();
+        keyring.save(v.id(), TestVaults.PASSPHRASE.toCharArray());
+        o.checkRemembered();
+        assertThat(o.remembered().get()).isTrue();
+        o.forgetRemembered();
+        assertThat(keyring.get(v.id())).isNull();
+        assertThat(o.remembered().get()).isFalse();
+        assertThat(o.status().get()).startsWith("The passphrase is no longer remembered");
+    }
+
+    @Test
     void withoutAKeyringTheOptionSaysWhyAndUnlockingStillWorks() throws Exception {
         ManagedVault v = created("Taxes");
         var none = dev.coffer.app.os.PassphraseStore.unavailable("no Secret Service on the session bus");
@@ -362,6 +377,60 @@ class ViewModelTest {
         assertThat(o.failed().get()).isTrue();
         assertThat(o.healthReport().get()).startsWith("Problems found:");
         assertThat(o.healthReport().get().lines().count()).isGreaterThan(2);
+    }
+
+    @Test
+    void anOrphanFolderIsRepairedIntoLostAndFoundAfterTheCheckPlannedIt() throws Exception {
+        ManagedVault v = created("Taxes");
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        FakeMounter.FakeDrive drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("letters"));
+        drive.write("letters/bank.txt", "statement");
+        t.service.lock(v, false);
+        assertThat(TestVaults.orphanEveryFolder(tmp.resolve("Taxes"))).isEqualTo(1);
+
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.repair(new char[0]);
+        assertThat(o.status().get()).isEqualTo("Enter the passphrase above to repair.");
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).as(o.status().get() + "\n" + o.healthReport().get()).isTrue();
+        assertThat(o.plannedRepairs().get()).hasSize(1);
+        assertThat(o.repairQuestion()).startsWith("These 1 repair(s) will be made").contains(o.plannedRepairs().get().get(0));
+        assertThat(o.healthReport().get()).contains("Repairs (1):");
+
+        o.repair("wrong one!".toCharArray());
+        assertThat(o.status().get()).isEqualTo("Wrong passphrase. Please try again.");
+        o.repair(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.failed().get()).as(o.healthReport().get()).isFalse();
+        assertThat(o.healthReport().get()).startsWith("Repaired 1 of 1.").contains("Checked again: Healthy");
+        assertThat(o.plannedRepairs().get()).isEmpty();
+
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        Path lostAndFound = t.fuse.drives.get(1).cleartextRoot.resolve("LOST+FOUND");
+        try (var found = Files.walk(lostAndFound)) {
+            Path bank = found.filter(p -> p.getFileName() != null && p.getFileName().toString().equals("bank.txt"))
+                    .findFirst().orElseThrow(() -> new AssertionError("bank.txt not adopted into LOST+FOUND"));
+            assertThat(Files.readString(bank)).isEqualTo("statement");
+        }
+    }
+
+    @Test
+    void aRepairPlannedOnAnOlderCheckIsRefusedWhenTheVaultChanged() throws Exception {
+        ManagedVault v = created("Taxes");
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        FakeMounter.FakeDrive drive = t.fuse.drives.get(0);
+        Files.createDirectories(drive.cleartextRoot.resolve("a"));
+        Files.createDirectories(drive.cleartextRoot.resolve("b"));
+        t.service.lock(v, false);
+        TestVaults.orphanEveryFolder(tmp.resolve("Taxes"));
+        VaultOptionsViewModel o = new VaultOptionsViewModel(v, t.service, background, en, keyring);
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.plannedRepairs().get()).hasSize(2);
+        o.plannedRepairs().set(o.plannedRepairs().get().subList(0, 1)); // as if the check had seen only one
+        o.repair(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.status().get()).startsWith("The vault changed since the check: nothing was repaired.");
+        o.runHealthCheck(TestVaults.PASSPHRASE.toCharArray());
+        assertThat(o.plannedRepairs().get()).hasSize(2); // still both to repair
     }
 
     @Test

@@ -25,6 +25,33 @@ public final class TestVaults {
                 root.resolve("mnt"), FAST_SCRYPT);
     }
 
+    /**
+     * Damages the vault in {@code vaultFolder} as a lost sync can: deletes every folder's pointer
+     * ({@code NAME.c9r/dir.c9r}), leaving the folders' storage as orphans, dated two days back (core
+     * leaves younger orphans alone, as a sync client may still be delivering their pointers); returns how many.
+     */
+    public static int orphanEveryFolder(Path vaultFolder) throws IOException {
+        java.util.List<Path> pointers;
+        try (var all = java.nio.file.Files.walk(vaultFolder.resolve("d"))) {
+            pointers = all.filter(p -> p.getFileName().toString().equals("dir.c9r")).map(Path::getParent).toList();
+        }
+        for (Path pointer : pointers) {
+            try (var inside = java.nio.file.Files.walk(pointer)) {
+                for (Path p : inside.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
+        java.nio.file.attribute.FileTime twoDaysAgo = java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(java.time.Duration.ofDays(2)));
+        try (var all = java.nio.file.Files.walk(vaultFolder.resolve("d"))) {
+            for (Path p : all.toList()) {
+                java.nio.file.Files.setLastModifiedTime(p, twoDaysAgo);
+            }
+        }
+        return pointers.size();
+    }
+
     public CreatedVault create(String name) throws IOException {
         return service.create(root, name, PASSPHRASE.toCharArray(), dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC);
     }
