@@ -14,12 +14,12 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404, except
  * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the
  * size limit of XML bodies (413), then dispatch: Coffer's own methods for everything that reads
- * content or changes the tree, Milton for PROPFIND (Depth 0 or 1 only; infinity is refused with
- * {@code propfind-finite-depth}; the body must be well-formed XML; written by {@link MultistatusWriter}). File system errors become plain status codes; no
+ * content or changes the tree, and PROPFIND (Depth 0 or 1 only; infinity is refused with
+ * {@code propfind-finite-depth}; the body must be well-formed XML): {@link PropfindMethod} streams
+ * the answer to requests for RFC 4918 and dead properties, Milton answers requests naming other
+ * {@code DAV:} properties ({@link PropfindRequest} decides; written by {@link MultistatusWriter}). File system errors become plain status codes; no
  * path or exception text reaches the client.
  *
  * <p>Not responsible for the methods themselves or for the HTTP server's lifecycle ({@link WebDavServer}).
@@ -41,8 +43,6 @@ final class DavServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DavServlet.class);
     static final int MAX_XML_BODY = 1 << 20;
-    private static final byte[] ALLPROP = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind xmlns:D=\"DAV:\"><D:allprop/></D:propfind>"
-            .getBytes(StandardCharsets.UTF_8);
     private static final Set<String> METHODS = Set.of("OPTIONS", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
             "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK");
 
@@ -54,6 +54,7 @@ final class DavServlet extends HttpServlet {
     private final transient LockMethods lockMethods;
     private final transient Preconditions pre;
     private final transient PropPatchMethod propPatch;
+    private final transient PropfindMethod propfind;
 
     DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods) {
         this.tree = tree;
@@ -64,6 +65,7 @@ final class DavServlet extends HttpServlet {
         this.reads = new ReadMethods(tree);
         this.writes = new WriteMethods(tree, locks, pre);
         this.propPatch = new PropPatchMethod(tree);
+        this.propfind = new PropfindMethod(tree, new LiveProperties(locks, lockMethods));
     }
 
     @Override
@@ -129,33 +131,36 @@ final class DavServlet extends HttpServlet {
             case "MOVE" -> writes.copyOrMove(req, p, true).writeTo(resp);
             case "LOCK" -> lockMethods.lock(req, p, readBody(req), form).writeTo(resp);
             case "UNLOCK" -> lockMethods.unlock(req, p).writeTo(resp);
-            case "PROPFIND" -> propfind(req, resp, p);
+            case "PROPFIND" -> propfind(req, resp, p, form);
             case "PROPPATCH" -> proppatch(req, resp, p, form);
             default -> bare(resp, 405);
         }
     }
 
-    private void propfind(HttpServletRequest req, HttpServletResponse resp, DavPath p) throws IOException {
+    private void propfind(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
         String depth = req.getHeader("Depth");
         if (depth == null || !(depth.equals("0") || depth.equals("1"))) {
             DavReply.of(DavError.withCondition(403, "<D:propfind-finite-depth/>")).writeTo(resp);
             return;
         }
-        if (tree.attributes(p).isEmpty()) {
+        Optional<BasicFileAttributes> attrs = tree.attributes(p);
+        if (attrs.isEmpty()) {
             bare(resp, 404);
             return;
         }
         byte[] body = readBody(req);
-        if (body.length == 0) {
-            body = ALLPROP; // RFC 4918 9.1: no body means allprop (Milton would answer a fixed list without dead properties)
-        }
+        Optional<PropfindRequest> ours;
         try {
-            Xml.parse(body);
+            ours = PropfindRequest.parse(body);
         } catch (IOException e) {
             bare(resp, 400);
             return;
         }
-        milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
+        if (ours.isPresent()) {
+            propfind.propfind(resp, p, attrs.get(), depth.equals("1"), ours.get(), form);
+        } else {
+            milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
+        }
     }
 
     private void proppatch(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
