@@ -56,13 +56,14 @@ final class DavServlet extends HttpServlet {
     private final transient PropPatchMethod propPatch;
     private final transient PropfindMethod propfind;
 
-    DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods) {
+    DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods,
+            ReadAhead readAhead) {
         this.tree = tree;
         this.guard = guard;
         this.milton = milton;
         this.pre = pre;
         this.lockMethods = lockMethods;
-        this.reads = new ReadMethods(tree);
+        this.reads = new ReadMethods(tree, readAhead);
         this.writes = new WriteMethods(tree, locks, pre);
         this.propPatch = new PropPatchMethod(tree);
         this.propfind = new PropfindMethod(tree, new LiveProperties(locks, lockMethods));
