@@ -20,6 +20,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -125,13 +126,13 @@ final class DavServlet extends HttpServlet {
             case "OPTIONS" -> reads.options(resp);
             case "GET" -> reads.get(req, resp, p, false);
             case "HEAD" -> reads.get(req, resp, p, true);
-            case "PUT" -> writes.put(req, p).writeTo(resp);
-            case "DELETE" -> writes.delete(req, p).writeTo(resp);
-            case "MKCOL" -> writes.mkcol(req, p).writeTo(resp);
-            case "COPY" -> writes.copyOrMove(req, p, false).writeTo(resp);
-            case "MOVE" -> writes.copyOrMove(req, p, true).writeTo(resp);
+            case "PUT" -> reply(req, resp, writes.put(req, p));
+            case "DELETE" -> reply(req, resp, writes.delete(req, p));
+            case "MKCOL" -> reply(req, resp, writes.mkcol(req, p));
+            case "COPY" -> reply(req, resp, writes.copyOrMove(req, p, false));
+            case "MOVE" -> reply(req, resp, writes.copyOrMove(req, p, true));
             case "LOCK" -> lockMethods.lock(req, p, readBody(req), form).writeTo(resp);
-            case "UNLOCK" -> lockMethods.unlock(req, p).writeTo(resp);
+            case "UNLOCK" -> reply(req, resp, lockMethods.unlock(req, p));
             case "PROPFIND" -> propfind(req, resp, p, form);
             case "PROPPATCH" -> proppatch(req, resp, p, form);
             default -> bare(resp, 405);
@@ -172,7 +173,7 @@ final class DavServlet extends HttpServlet {
         Optional<DavError> refused = pre.checkIf(req.getHeader("If"), p)
                 .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForChange(p)));
         if (refused.isPresent()) {
-            DavReply.of(refused.get()).writeTo(resp);
+            reply(req, resp, DavReply.of(refused.get()));
             return;
         }
         propPatch.proppatch(p, readBody(req), form).writeTo(resp);
@@ -183,17 +184,54 @@ final class DavServlet extends HttpServlet {
             throw new BodyTooLargeException();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = req.getInputStream()) {
-            byte[] buf = new byte[8192];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                if (out.size() > MAX_XML_BODY) {
-                    throw new BodyTooLargeException();
-                }
+        InputStream in = req.getInputStream(); // left open: the container owns it, and finishBody looks at what is left
+        byte[] buf = new byte[8192];
+        int n;
+        while ((n = in.read(buf)) >= 0) {
+            out.write(buf, 0, n);
+            if (out.size() > MAX_XML_BODY) {
+                throw new BodyTooLargeException();
             }
         }
         return out.toByteArray();
+    }
+
+    /** Sends a reply of a method that may have left the request body unread ({@link #finishBody}). */
+    private static void reply(HttpServletRequest req, HttpServletResponse resp, DavReply r) throws IOException {
+        finishBody(req, resp);
+        r.writeTo(resp);
+    }
+
+    /**
+     * Before answering a request whose body may not have been read (a PUT or PROPPATCH refused with
+     * 412 or 423): reads what is left of a small body, so the connection can carry the client's next
+     * request; a large or expected-to-continue body closes the connection instead. Without this the
+     * server may close a connection the client has already reused for its next request, which then
+     * fails with no answer at all.
+     */
+    private static void finishBody(HttpServletRequest req, HttpServletResponse resp) {
+        if (resp.isCommitted()) {
+            return;
+        }
+        String expect = req.getHeader("Expect");
+        if (req.getContentLengthLong() > MAX_XML_BODY || (expect != null && expect.toLowerCase(Locale.ROOT).contains("100-continue"))) {
+            resp.setHeader("Connection", "close");
+            return;
+        }
+        try {
+            InputStream in = req.getInputStream();
+            byte[] buf = new byte[8192];
+            long left = MAX_XML_BODY;
+            int n;
+            while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) {
+                left -= n;
+            }
+            if (left == 0 && in.read() >= 0) {
+                resp.setHeader("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            resp.setHeader("Connection", "close");
+        }
     }
 
     private static int statusFor(Exception e) {
