@@ -8,8 +8,9 @@
 #   COFFER_BASELINE=path/to/coffer  optional: an older build, measured in the same rounds (A/B)
 # One warm-up round (JIT) is not counted; then each round measures every server in turn, the order
 # rotating from round to round. Prints one line per measurement (server, what, seconds, MiB/s or
-# responses), then the median of each over the rounds and each coffer build's ratio to rclone
-# (throughput: coffer/rclone; PROPFIND: rclone time / coffer time, so above 1 is faster).
+# responses, and the CPU seconds the server process used for it: on a busy machine wall times are
+# noisy, CPU time much less so), then the median of each over the rounds and each coffer build's
+# ratio to rclone (throughput: coffer/rclone; PROPFIND: rclone time / coffer time, so 100 % is par).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
@@ -31,13 +32,14 @@ mkdir "$W/many"
 (cd "$W/many" && seq -f 'file-%05g.txt' 1 10000 | xargs touch)
 
 export COFFER_PASSPHRASE=benchmark-passphrase
-declare -A URL
+declare -A URL SPID
 serve_vault() { # name launcher
   local name=$1 launcher=$2
   "$launcher" create "$W/vault-$name" --scrypt-n 16384 >/dev/null 2>&1
   "$launcher" import "$W/vault-$name" "$W/many" --to /many >/dev/null 2>&1
   "$launcher" serve "$W/vault-$name" > "$W/$name.url" 2> "$W/$name.err" &
   PIDS+=($!)
+  SPID[$name]=$! # the launcher execs java
 }
 SERVERS=(coffer)
 serve_vault coffer "$COFFER"
@@ -50,6 +52,7 @@ cp -r "$W/many" "$W/plain/many"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 rclone serve webdav "$W/plain" --addr "127.0.0.1:$PORT" 2> "$W/rclone.err" &
 PIDS+=($!)
+SPID[rclone]=$!
 SERVERS+=(rclone)
 URL[rclone]="http://127.0.0.1:$PORT/"
 for name in "${SERVERS[@]}"; do
@@ -59,16 +62,22 @@ for name in "${SERVERS[@]}"; do
 done
 for _ in $(seq 1 100); do curl -s -o /dev/null "${URL[rclone]}" && break; sleep 0.2; done
 
+cpu() { # pid -> user+system CPU seconds so far
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"
+}
 measure() { # server
-  local name=$1 url=${URL[$1]} t n
+  local name=$1 url=${URL[$1]} pid=${SPID[$1]} t n c0
+  c0=$(cpu "$pid")
   t=$(curl -s -o /dev/null -w '%{time_total}' -T "$W/src.bin" "${url}big.bin")
-  echo "$name put-1GiB $t $(python3 -c "print(round(1024/$t))")"
+  echo "$name put-1GiB $t $(python3 -c "print(round(1024/$t))") cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
+  c0=$(cpu "$pid")
   t=$(curl -s -o /dev/null -w '%{time_total}' "${url}big.bin")
-  echo "$name get-1GiB $t $(python3 -c "print(round(1024/$t))")"
+  echo "$name get-1GiB $t $(python3 -c "print(round(1024/$t))") cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
+  c0=$(cpu "$pid")
   t=$(curl -s -o "$W/list.xml" -w '%{time_total}' -X PROPFIND -H 'Depth: 1' "${url}many/")
   n=$(grep -o '<[A-Za-z]*:\?response>' "$W/list.xml" | wc -l)
   [ "$n" = 10001 ] || { echo "$name: PROPFIND gave $n responses, not 10001" >&2; exit 1; }
-  echo "$name propfind-10000 $t $n-responses"
+  echo "$name propfind-10000 $t $n-responses cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
   curl -s -o /dev/null -X DELETE "${url}big.bin"
 }
 
@@ -83,14 +92,16 @@ done
 python3 - "$W/results" <<'PY'
 import sys, statistics, collections
 t = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    server, what, secs = line.split()[:3]
-    t[(server, what)].append(float(secs))
+    f = line.split()
+    t[(f[0], f[1])].append(float(f[2]))
+    cpu[(f[0], f[1])].append(float(f[-1].split("=")[1]))
 med = {k: statistics.median(v) for k, v in t.items()}
 print("# medians over %d rounds" % len(t[("rclone", "get-1GiB")]))
 for (server, what), m in sorted(med.items()):
     rate = "" if what.startswith("propfind") else " %d MiB/s" % round(1024 / m)
-    print("median %s %s %.3f s%s" % (server, what, m, rate))
+    print("median %s %s %.3f s%s, server CPU %.2f s" % (server, what, m, rate, statistics.median(cpu[(server, what)])))
 for server in sorted({s for s, _ in med if s != "rclone"}):
     for what in ("put-1GiB", "get-1GiB", "propfind-10000"):
         print("ratio %s/rclone %s %.0f %%" % (server, what, 100 * med[("rclone", what)] / med[(server, what)]))

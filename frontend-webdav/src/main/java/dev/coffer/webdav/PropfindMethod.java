@@ -47,10 +47,12 @@ final class PropfindMethod {
         Writer out = new OutputStreamWriter(resp.getOutputStream(), StandardCharsets.UTF_8);
         StringBuilder entry = new StringBuilder(WRITE_BUFFER);
         entry.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<D:multistatus xmlns:D=\"DAV:\">");
-        appendResponse(entry, p, a, true, request, form);
+        String href = tree.urls().href(p, a.isDirectory(), form);
+        appendResponse(entry, href, p, a, true, request, form);
         if (members != null) {
             members.forEach(m -> {
-                appendResponse(entry, p.child(m.name()), m.attrs(), m.hasSidecar(), request, form);
+                String memberHref = href + DavUrls.encodeSegment(form.present(m.name())) + (m.attrs().isDirectory() ? "/" : "");
+                appendResponse(entry, memberHref, p.child(m.name()), m.attrs(), m.hasSidecar(), request, form);
                 if (entry.length() >= WRITE_BUFFER) {
                     out.append(entry);
                     entry.setLength(0);
@@ -62,10 +64,10 @@ final class PropfindMethod {
         out.flush();
     }
 
-    private void appendResponse(StringBuilder out, DavPath p, BasicFileAttributes a, boolean mayHaveDeadProperties, PropfindRequest request,
-            NameForm form) throws IOException {
+    private void appendResponse(StringBuilder out, String href, DavPath p, BasicFileAttributes a, boolean mayHaveDeadProperties,
+            PropfindRequest request, NameForm form) throws IOException {
         Map<QName, String> dead = mayHaveDeadProperties ? tree.props().read(p) : Map.of();
-        out.append("<D:response><D:href>").append(Xml.escape(tree.urls().href(p, a.isDirectory(), form))).append("</D:href>");
+        out.append("<D:response><D:href>").append(Xml.escape(href)).append("</D:href>");
         List<QName> missing = new ArrayList<>();
         int propstat = out.length();
         out.append("<D:propstat><D:prop>");

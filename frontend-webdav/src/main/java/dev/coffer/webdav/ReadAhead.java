@@ -21,19 +21,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * lets readers of one file run in parallel, so this keeps both cores decrypting and the socket
  * busy at the same time. Chunks are 1 MiB (256 of the vault's 4 KiB content units) in heap arrays
  * that the vault decrypts into directly and that the servlet writes without another copy; at most
- * {@link #DEPTH} chunks per request are in flight, and their buffers are reused.
+ * workers + 1 chunks per request are in flight, and their buffers are reused.
  *
  * <p>Not responsible for HTTP (ranges, headers: {@link ReadMethods}) or for opening and closing the
  * channel (the caller owns it; it must stay open until {@link #copy} returns).
  */
 final class ReadAhead implements AutoCloseable {
     static final int CHUNK = 1 << 20;
+    private final int chunk;
     /** Chunks being read per request: one per worker plus one, so workers never wait for the socket. */
     private final int depth;
     private final ExecutorService pool;
 
     ReadAhead(int workers) {
+        this(workers, CHUNK);
+    }
+
+    ReadAhead(int workers, int chunk) {
         AtomicInteger n = new AtomicInteger();
+        this.chunk = chunk;
         this.depth = workers + 1;
         this.pool = Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "coffer-webdav-readahead-" + n.incrementAndGet());
@@ -49,7 +55,7 @@ final class ReadAhead implements AutoCloseable {
 
     /** Writes {@code length} bytes of {@code ch} from {@code position} to {@code out}. */
     void copy(FileChannel ch, long position, long length, OutputStream out) throws IOException {
-        if (length <= CHUNK) {
+        if (length <= chunk) {
             copySequential(ch, position, length, out);
             return;
         }
@@ -60,18 +66,18 @@ final class ReadAhead implements AutoCloseable {
         try {
             while (inFlight.size() < depth && next < end) {
                 inFlight.add(submit(ch, next, end, free));
-                next += CHUNK;
+                next += chunk;
             }
             long written = position;
             while (!inFlight.isEmpty()) {
-                byte[] chunk = await(inFlight.poll());
-                int n = (int) Math.min(CHUNK, end - written);
-                out.write(chunk, 0, n);
+                byte[] data = await(inFlight.poll());
+                int n = (int) Math.min(chunk, end - written);
+                out.write(data, 0, n);
                 written += n;
-                free.push(chunk);
+                free.push(data);
                 if (next < end) {
                     inFlight.add(submit(ch, next, end, free));
-                    next += CHUNK;
+                    next += chunk;
                 }
             }
         } finally {
@@ -81,8 +87,8 @@ final class ReadAhead implements AutoCloseable {
     }
 
     private Future<byte[]> submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
-        byte[] buf = free.isEmpty() ? new byte[CHUNK] : free.pop();
-        int len = (int) Math.min(CHUNK, end - from);
+        byte[] buf = free.isEmpty() ? new byte[chunk] : free.pop();
+        int len = (int) Math.min(chunk, end - from);
         return pool.submit(() -> {
             readFully(ch, ByteBuffer.wrap(buf, 0, len), from);
             return buf;
