@@ -12,24 +12,28 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Sends a region of a file to a client with the reading done ahead: while the request thread
- * writes one chunk to the socket, a small pool (one thread per core) reads the next ones through
- * the channel's positional read. In a vault every read decrypts and authenticates, and the vault
- * lets readers of one file run in parallel, so this keeps both cores decrypting and the socket
- * busy at the same time. Chunks are 1 MiB (256 of the vault's 4 KiB content units) in heap arrays
- * that the vault decrypts into directly and that the servlet writes without another copy; at most
- * workers + 1 chunks per request are in flight, and their buffers are reused.
+ * Sends a region of a file to a client with the reading done ahead: chunks are queued for a small
+ * pool of workers, which read them through the channel's positional read while the request thread
+ * writes earlier chunks to the socket. In a vault every read decrypts and authenticates, and the
+ * vault lets readers of one file run in parallel, so on an idle machine the workers and the
+ * request thread decrypt on all cores at once. The request thread never waits for a chunk nobody
+ * has started: it reads that one itself (the pool then skips it), so on a machine whose cores are
+ * all busy the copy degrades to a plain sequential one instead of waiting for workers to be
+ * scheduled. Chunks are 256 KiB (64 of the vault's 4 KiB content units) in heap arrays that the
+ * vault decrypts into directly and the servlet writes without another copy; at most workers + 2
+ * chunks per request are in flight, and their buffers are reused.
  *
  * <p>Not responsible for HTTP (ranges, headers: {@link ReadMethods}) or for opening and closing the
  * channel (the caller owns it; it must stay open until {@link #copy} returns).
  */
 final class ReadAhead implements AutoCloseable {
-    static final int CHUNK = 1 << 20;
+    static final int CHUNK = 256 << 10;
     private final int chunk;
-    /** Chunks being read per request: one per worker plus one, so workers never wait for the socket. */
+    /** Chunks queued per request: enough that a worker always finds the next one while the others are written. */
     private final int depth;
     private final ExecutorService pool;
 
@@ -40,7 +44,7 @@ final class ReadAhead implements AutoCloseable {
     ReadAhead(int workers, int chunk) {
         AtomicInteger n = new AtomicInteger();
         this.chunk = chunk;
-        this.depth = workers + 1;
+        this.depth = workers + 2;
         this.pool = Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "coffer-webdav-readahead-" + n.incrementAndGet());
             t.setDaemon(true);
@@ -48,9 +52,9 @@ final class ReadAhead implements AutoCloseable {
         });
     }
 
-    /** One worker per core. */
+    /** One worker per core besides the request thread's own (at least one). */
     static ReadAhead perCore() {
-        return new ReadAhead(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        return new ReadAhead(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
     }
 
     /** Writes {@code length} bytes of {@code ch} from {@code position} to {@code out}. */
@@ -59,7 +63,7 @@ final class ReadAhead implements AutoCloseable {
             copySequential(ch, position, length, out);
             return;
         }
-        ArrayDeque<Future<byte[]>> inFlight = new ArrayDeque<>();
+        ArrayDeque<FutureTask<byte[]>> inFlight = new ArrayDeque<>();
         ArrayDeque<byte[]> free = new ArrayDeque<>();
         long end = position + length;
         long next = position;
@@ -70,7 +74,9 @@ final class ReadAhead implements AutoCloseable {
             }
             long written = position;
             while (!inFlight.isEmpty()) {
-                byte[] data = await(inFlight.poll());
+                FutureTask<byte[]> task = inFlight.poll();
+                task.run(); // reads it here unless a worker has started it (then this returns at once)
+                byte[] data = await(task);
                 int n = (int) Math.min(chunk, end - written);
                 out.write(data, 0, n);
                 written += n;
@@ -86,13 +92,15 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
-    private Future<byte[]> submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
+    private FutureTask<byte[]> submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
         byte[] buf = free.isEmpty() ? new byte[chunk] : free.pop();
         int len = (int) Math.min(chunk, end - from);
-        return pool.submit(() -> {
+        FutureTask<byte[]> task = new FutureTask<>(() -> {
             readFully(ch, ByteBuffer.wrap(buf, 0, len), from);
             return buf;
         });
+        pool.execute(task);
+        return task;
     }
 
     private static byte[] await(Future<byte[]> f) throws IOException {
