@@ -115,7 +115,12 @@ final class DavServlet extends HttpServlet {
                 resp.reset();
                 bare(resp, statusFor(e));
             } else {
-                throw e instanceof IOException io ? io : new IOException("response failed after it started", e);
+                // The status is sent; Jetty aborts the response. A file system error's message names a
+                // cleartext path, so only its kind goes on; the client's own errors (a reset) go as they are.
+                if (e instanceof IOException io && !(e instanceof FileSystemException)) {
+                    throw io;
+                }
+                throw new IOException("response failed after it started: " + e.getClass().getName());
             }
         }
     }

@@ -15,7 +15,7 @@ import java.util.Optional;
  * beyond the end; several ranges get the whole file, as RFC 9110 allows), honouring
  * {@code If-Match}, {@code If-None-Match}, {@code If-Modified-Since} and {@code If-Range}. Also OPTIONS.
  *
- * <p>Not responsible for PROPFIND (Milton) or folders' content (a folder has no GET body: 405).
+ * <p>Not responsible for PROPFIND ({@link PropfindMethod}, Milton) or folders' content (a folder has no GET body: 405).
  */
 final class ReadMethods {
     static final String ALLOW = "OPTIONS, GET, HEAD, PUT, DELETE, MKCOL, COPY, MOVE, PROPFIND, PROPPATCH, LOCK, UNLOCK";
