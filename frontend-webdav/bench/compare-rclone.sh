@@ -2,13 +2,20 @@
 # Benchmark: `coffer serve` (a vault, encrypting) beside `rclone serve webdav` (a plain folder) on
 # loopback, in the same run: PUT and GET of a 1 GiB file (curl, streamed) and PROPFIND Depth 1 of a
 # folder with 10,000 files. Everything lives in /dev/shm, so the disk is out of the picture.
-# Usage: frontend-webdav/bench/compare-rclone.sh [runs]   (after `mvn -pl core,frontend-fuse,frontend-webdav,app -am verify`)
-# Prints one line per measurement and run: server, what, seconds, MiB/s (for the transfers).
+# Usage: frontend-webdav/bench/compare-rclone.sh [rounds]
+#   COFFER=path/to/coffer        the build to measure (default app/target/coffer, after
+#                                `mvn -pl core,frontend-fuse,frontend-webdav,app -am package`)
+#   COFFER_BASELINE=path/to/coffer  optional: an older build, measured in the same rounds (A/B)
+# One warm-up round (JIT) is not counted; then each round measures every server in turn, the order
+# rotating from round to round. Prints one line per measurement (server, what, seconds, MiB/s or
+# responses, and the CPU seconds the server process used for it: on a busy machine wall times are
+# noisy, CPU time much less so), then the median of each over the rounds and each coffer build's
+# ratio to rclone (throughput: coffer/rclone; PROPFIND: rclone time / coffer time, so 100 % is par).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-RUNS=${1:-3}
-COFFER=app/target/coffer
-[ -x "$COFFER" ] || { echo "build app/target/coffer first" >&2; exit 1; }
+ROUNDS=${1:-3}
+COFFER=${COFFER:-app/target/coffer}
+[ -x "$COFFER" ] || { echo "build app/target/coffer first (or set COFFER)" >&2; exit 1; }
 command -v rclone >/dev/null || { echo "rclone is missing (apt-get install rclone)" >&2; exit 1; }
 
 W=$(mktemp -d /dev/shm/coffer-davbench.XXXXXX)
@@ -25,32 +32,77 @@ mkdir "$W/many"
 (cd "$W/many" && seq -f 'file-%05g.txt' 1 10000 | xargs touch)
 
 export COFFER_PASSPHRASE=benchmark-passphrase
-"$COFFER" create "$W/vault" --scrypt-n 16384 >/dev/null 2>&1
-"$COFFER" import "$W/vault" "$W/many" --to /many >/dev/null 2>&1
-"$COFFER" serve "$W/vault" > "$W/coffer.url" 2> "$W/coffer.err" &
-PIDS+=($!)
+declare -A URL SPID
+serve_vault() { # name launcher
+  local name=$1 launcher=$2
+  "$launcher" create "$W/vault-$name" --scrypt-n 16384 >/dev/null 2>&1
+  "$launcher" import "$W/vault-$name" "$W/many" --to /many >/dev/null 2>&1
+  "$launcher" serve "$W/vault-$name" > "$W/$name.url" 2> "$W/$name.err" &
+  PIDS+=($!)
+  SPID[$name]=$! # the launcher execs java
+}
+SERVERS=(coffer)
+serve_vault coffer "$COFFER"
+if [ -n "${COFFER_BASELINE:-}" ]; then
+  SERVERS+=(baseline)
+  serve_vault baseline "$COFFER_BASELINE"
+fi
 mkdir -p "$W/plain"
 cp -r "$W/many" "$W/plain/many"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 rclone serve webdav "$W/plain" --addr "127.0.0.1:$PORT" 2> "$W/rclone.err" &
 PIDS+=($!)
-for _ in $(seq 1 100); do [ -s "$W/coffer.url" ] && curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
-COFFER_URL=$(head -n1 "$W/coffer.url")
-RCLONE_URL="http://127.0.0.1:$PORT/"
+SPID[rclone]=$!
+SERVERS+=(rclone)
+URL[rclone]="http://127.0.0.1:$PORT/"
+for name in "${SERVERS[@]}"; do
+  [ "$name" = rclone ] && continue
+  for _ in $(seq 1 150); do grep -q '^http' "$W/$name.url" 2>/dev/null && break; sleep 0.2; done
+  URL[$name]=$(grep -m1 '^http' "$W/$name.url") || { echo "$name did not start: $(cat "$W/$name.err")" >&2; exit 1; }
+done
+for _ in $(seq 1 100); do curl -s -o /dev/null "${URL[rclone]}" && break; sleep 0.2; done
 
-measure() { # server url
-  local name=$1 url=$2 t
+cpu() { # pid -> user+system CPU seconds so far
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"
+}
+measure() { # server
+  local name=$1 url=${URL[$1]} pid=${SPID[$1]} t n c0
+  c0=$(cpu "$pid")
   t=$(curl -s -o /dev/null -w '%{time_total}' -T "$W/src.bin" "${url}big.bin")
-  echo "$name put-1GiB $t $(python3 -c "print(round(1024/$t))")"
+  echo "$name put-1GiB $t $(python3 -c "print(round(1024/$t))") cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
+  c0=$(cpu "$pid")
   t=$(curl -s -o /dev/null -w '%{time_total}' "${url}big.bin")
-  echo "$name get-1GiB $t $(python3 -c "print(round(1024/$t))")"
+  echo "$name get-1GiB $t $(python3 -c "print(round(1024/$t))") cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
+  c0=$(cpu "$pid")
   t=$(curl -s -o "$W/list.xml" -w '%{time_total}' -X PROPFIND -H 'Depth: 1' "${url}many/")
-  echo "$name propfind-10000 $t $(grep -o '<[A-Za-z]*:\?response>' "$W/list.xml" | wc -l)-responses"
+  n=$(grep -o '<[A-Za-z]*:\?response>' "$W/list.xml" | wc -l)
+  [ "$n" = 10001 ] || { echo "$name: PROPFIND gave $n responses, not 10001" >&2; exit 1; }
+  echo "$name propfind-10000 $t $n-responses cpu=$(python3 -c "print(round($(cpu "$pid")-$c0,2))")"
   curl -s -o /dev/null -X DELETE "${url}big.bin"
 }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for r in $(seq 1 "$RUNS"); do
-  measure coffer "$COFFER_URL"
-  measure rclone "$RCLONE_URL"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg); servers: ${SERVERS[*]}"
+for name in "${SERVERS[@]}"; do measure "$name" > /dev/null; done # warm-up, not counted
+for r in $(seq 1 "$ROUNDS"); do
+  for i in "${!SERVERS[@]}"; do
+    measure "${SERVERS[$(( (i + r) % ${#SERVERS[@]} ))]}"
+  done | tee -a "$W/results"
+  echo "# after round $r, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 done
+python3 - "$W/results" <<'PY'
+import sys, statistics, collections
+t = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    f = line.split()
+    t[(f[0], f[1])].append(float(f[2]))
+    cpu[(f[0], f[1])].append(float(f[-1].split("=")[1]))
+med = {k: statistics.median(v) for k, v in t.items()}
+print("# medians over %d rounds" % len(t[("rclone", "get-1GiB")]))
+for (server, what), m in sorted(med.items()):
+    rate = "" if what.startswith("propfind") else " %d MiB/s" % round(1024 / m)
+    print("median %s %s %.3f s%s, server CPU %.2f s" % (server, what, m, rate, statistics.median(cpu[(server, what)])))
+for server in sorted({s for s, _ in med if s != "rclone"}):
+    for what in ("put-1GiB", "get-1GiB", "propfind-10000"):
+        print("ratio %s/rclone %s %.0f %%" % (server, what, 100 * med[("rclone", what)] / med[(server, what)]))
+PY

@@ -14,12 +14,13 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404, except
  * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the
  * size limit of XML bodies (413), then dispatch: Coffer's own methods for everything that reads
- * content or changes the tree, Milton for PROPFIND (Depth 0 or 1 only; infinity is refused with
- * {@code propfind-finite-depth}; the body must be well-formed XML; written by {@link MultistatusWriter}). File system errors become plain status codes; no
+ * content or changes the tree, and PROPFIND (Depth 0 or 1 only; infinity is refused with
+ * {@code propfind-finite-depth}; the body must be well-formed XML): {@link PropfindMethod} streams
+ * the answer to requests for RFC 4918 and dead properties, Milton answers requests naming other
+ * {@code DAV:} properties ({@link PropfindRequest} decides; written by {@link MultistatusWriter}). File system errors become plain status codes; no
  * path or exception text reaches the client.
  *
  * <p>Not responsible for the methods themselves or for the HTTP server's lifecycle ({@link WebDavServer}).
@@ -41,8 +44,6 @@ final class DavServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DavServlet.class);
     static final int MAX_XML_BODY = 1 << 20;
-    private static final byte[] ALLPROP = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind xmlns:D=\"DAV:\"><D:allprop/></D:propfind>"
-            .getBytes(StandardCharsets.UTF_8);
     private static final Set<String> METHODS = Set.of("OPTIONS", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
             "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK");
 
@@ -54,16 +55,19 @@ final class DavServlet extends HttpServlet {
     private final transient LockMethods lockMethods;
     private final transient Preconditions pre;
     private final transient PropPatchMethod propPatch;
+    private final transient PropfindMethod propfind;
 
-    DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods) {
+    DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods,
+            ReadAhead readAhead) {
         this.tree = tree;
         this.guard = guard;
         this.milton = milton;
         this.pre = pre;
         this.lockMethods = lockMethods;
-        this.reads = new ReadMethods(tree);
+        this.reads = new ReadMethods(tree, readAhead);
         this.writes = new WriteMethods(tree, locks, pre);
         this.propPatch = new PropPatchMethod(tree);
+        this.propfind = new PropfindMethod(tree, new LiveProperties(locks, lockMethods));
     }
 
     @Override
@@ -111,7 +115,12 @@ final class DavServlet extends HttpServlet {
                 resp.reset();
                 bare(resp, statusFor(e));
             } else {
-                throw e instanceof IOException io ? io : new IOException("response failed after it started", e);
+                // The status is sent; Jetty aborts the response. A file system error's message names a
+                // cleartext path, so only its kind goes on; the client's own errors (a reset) go as they are.
+                if (e instanceof IOException io && !(e instanceof FileSystemException)) {
+                    throw io;
+                }
+                throw new IOException("response failed after it started: " + e.getClass().getName());
             }
         }
     }
@@ -122,40 +131,43 @@ final class DavServlet extends HttpServlet {
             case "OPTIONS" -> reads.options(resp);
             case "GET" -> reads.get(req, resp, p, false);
             case "HEAD" -> reads.get(req, resp, p, true);
-            case "PUT" -> writes.put(req, p).writeTo(resp);
-            case "DELETE" -> writes.delete(req, p).writeTo(resp);
-            case "MKCOL" -> writes.mkcol(req, p).writeTo(resp);
-            case "COPY" -> writes.copyOrMove(req, p, false).writeTo(resp);
-            case "MOVE" -> writes.copyOrMove(req, p, true).writeTo(resp);
+            case "PUT" -> reply(req, resp, writes.put(req, p));
+            case "DELETE" -> reply(req, resp, writes.delete(req, p));
+            case "MKCOL" -> reply(req, resp, writes.mkcol(req, p));
+            case "COPY" -> reply(req, resp, writes.copyOrMove(req, p, false));
+            case "MOVE" -> reply(req, resp, writes.copyOrMove(req, p, true));
             case "LOCK" -> lockMethods.lock(req, p, readBody(req), form).writeTo(resp);
-            case "UNLOCK" -> lockMethods.unlock(req, p).writeTo(resp);
-            case "PROPFIND" -> propfind(req, resp, p);
+            case "UNLOCK" -> reply(req, resp, lockMethods.unlock(req, p));
+            case "PROPFIND" -> propfind(req, resp, p, form);
             case "PROPPATCH" -> proppatch(req, resp, p, form);
             default -> bare(resp, 405);
         }
     }
 
-    private void propfind(HttpServletRequest req, HttpServletResponse resp, DavPath p) throws IOException {
+    private void propfind(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
         String depth = req.getHeader("Depth");
         if (depth == null || !(depth.equals("0") || depth.equals("1"))) {
             DavReply.of(DavError.withCondition(403, "<D:propfind-finite-depth/>")).writeTo(resp);
             return;
         }
-        if (tree.attributes(p).isEmpty()) {
+        Optional<BasicFileAttributes> attrs = tree.attributes(p);
+        if (attrs.isEmpty()) {
             bare(resp, 404);
             return;
         }
         byte[] body = readBody(req);
-        if (body.length == 0) {
-            body = ALLPROP; // RFC 4918 9.1: no body means allprop (Milton would answer a fixed list without dead properties)
-        }
+        Optional<PropfindRequest> ours;
         try {
-            Xml.parse(body);
+            ours = PropfindRequest.parse(body);
         } catch (IOException e) {
             bare(resp, 400);
             return;
         }
-        milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
+        if (ours.isPresent()) {
+            propfind.propfind(resp, p, attrs.get(), depth.equals("1"), ours.get(), form);
+        } else {
+            milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
+        }
     }
 
     private void proppatch(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
@@ -166,7 +178,7 @@ final class DavServlet extends HttpServlet {
         Optional<DavError> refused = pre.checkIf(req.getHeader("If"), p)
                 .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForChange(p)));
         if (refused.isPresent()) {
-            DavReply.of(refused.get()).writeTo(resp);
+            reply(req, resp, DavReply.of(refused.get()));
             return;
         }
         propPatch.proppatch(p, readBody(req), form).writeTo(resp);
@@ -177,17 +189,54 @@ final class DavServlet extends HttpServlet {
             throw new BodyTooLargeException();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = req.getInputStream()) {
-            byte[] buf = new byte[8192];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                if (out.size() > MAX_XML_BODY) {
-                    throw new BodyTooLargeException();
-                }
+        InputStream in = req.getInputStream(); // left open: the container owns it, and finishBody looks at what is left
+        byte[] buf = new byte[8192];
+        int n;
+        while ((n = in.read(buf)) >= 0) {
+            out.write(buf, 0, n);
+            if (out.size() > MAX_XML_BODY) {
+                throw new BodyTooLargeException();
             }
         }
         return out.toByteArray();
+    }
+
+    /** Sends a reply of a method that may have left the request body unread ({@link #finishBody}). */
+    private static void reply(HttpServletRequest req, HttpServletResponse resp, DavReply r) throws IOException {
+        finishBody(req, resp);
+        r.writeTo(resp);
+    }
+
+    /**
+     * Before answering a request whose body may not have been read (a PUT or PROPPATCH refused with
+     * 412 or 423): reads what is left of a small body, so the connection can carry the client's next
+     * request; a large or expected-to-continue body closes the connection instead. Without this the
+     * server may close a connection the client has already reused for its next request, which then
+     * fails with no answer at all.
+     */
+    private static void finishBody(HttpServletRequest req, HttpServletResponse resp) {
+        if (resp.isCommitted()) {
+            return;
+        }
+        String expect = req.getHeader("Expect");
+        if (req.getContentLengthLong() > MAX_XML_BODY || (expect != null && expect.toLowerCase(Locale.ROOT).contains("100-continue"))) {
+            resp.setHeader("Connection", "close");
+            return;
+        }
+        try {
+            InputStream in = req.getInputStream();
+            byte[] buf = new byte[8192];
+            long left = MAX_XML_BODY;
+            int n;
+            while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) {
+                left -= n;
+            }
+            if (left == 0 && in.read() >= 0) {
+                resp.setHeader("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            resp.setHeader("Connection", "close");
+        }
     }
 
     private static int statusFor(Exception e) {

@@ -6,7 +6,6 @@ import io.milton.resource.GetableResource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URLConnection;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -29,7 +28,7 @@ final class FileResource extends PathResource implements GetableResource {
         long start = range == null || range.getStart() == null ? 0 : range.getStart();
         long end = range == null || range.getFinish() == null ? attrs.size() - 1 : range.getFinish();
         try (FileChannel ch = FileChannel.open(tree.file(path), StandardOpenOption.READ)) {
-            ReadMethods.copy(ch, start, end - start + 1, Channels.newChannel(out));
+            ReadAhead.copySequential(ch, start, end - start + 1, out);
         }
     }
 

@@ -15,7 +15,7 @@ import javax.xml.namespace.QName;
 final class LockPropertySource implements PropertySource {
     static final QName LOCKDISCOVERY = new QName("DAV:", "lockdiscovery");
     static final QName SUPPORTEDLOCK = new QName("DAV:", "supportedlock");
-    private static final String SUPPORTED = "<D:lockentry><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>"
+    static final String SUPPORTED = "<D:lockentry><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>"
             + "<D:lockentry><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>";
 
     private final LockManager locks;

@@ -4,30 +4,27 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
- * GET and HEAD of files, streamed from a {@link FileChannel} with {@code ETag}, {@code Last-Modified}
+ * GET and HEAD of files, streamed from a {@link FileChannel} (read ahead by {@link ReadAhead}) with {@code ETag}, {@code Last-Modified}
  * and one byte range ({@code Range: bytes=a-b}, {@code a-}, {@code -n}; 206, or 416 when it lies
  * beyond the end; several ranges get the whole file, as RFC 9110 allows), honouring
  * {@code If-Match}, {@code If-None-Match}, {@code If-Modified-Since} and {@code If-Range}. Also OPTIONS.
  *
- * <p>Not responsible for PROPFIND (Milton) or folders' content (a folder has no GET body: 405).
+ * <p>Not responsible for PROPFIND ({@link PropfindMethod}, Milton) or folders' content (a folder has no GET body: 405).
  */
 final class ReadMethods {
     static final String ALLOW = "OPTIONS, GET, HEAD, PUT, DELETE, MKCOL, COPY, MOVE, PROPFIND, PROPPATCH, LOCK, UNLOCK";
-    private static final int BUFFER = 256 * 1024;
-
     private final DavTree tree;
+    private final ReadAhead readAhead;
 
-    ReadMethods(DavTree tree) {
+    ReadMethods(DavTree tree, ReadAhead readAhead) {
         this.tree = tree;
+        this.readAhead = readAhead;
     }
 
     void options(HttpServletResponse resp) {
@@ -93,7 +90,7 @@ final class ReadMethods {
             return;
         }
         try (FileChannel ch = FileChannel.open(tree.file(p), StandardOpenOption.READ); OutputStream out = resp.getOutputStream()) {
-            copy(ch, start, length, Channels.newChannel(out));
+            readAhead.copy(ch, start, length, out);
         }
     }
 
@@ -157,24 +154,5 @@ final class ReadMethods {
             }
         }
         return false;
-    }
-
-    static void copy(FileChannel ch, long position, long length, WritableByteChannel out) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(BUFFER);
-        long pos = position;
-        long left = length;
-        while (left > 0) {
-            buf.clear().limit((int) Math.min(BUFFER, left));
-            int n = ch.read(buf, pos);
-            if (n < 0) {
-                throw new IOException("file shrank while it was sent");
-            }
-            buf.flip();
-            while (buf.hasRemaining()) {
-                out.write(buf);
-            }
-            pos += n;
-            left -= n;
-        }
     }
 }

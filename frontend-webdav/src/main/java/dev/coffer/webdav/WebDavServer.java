@@ -30,11 +30,13 @@ public final class WebDavServer implements AutoCloseable {
     static final int MAX_HEADER_BYTES = 16 * 1024;
 
     private final Server jetty;
+    private final ReadAhead readAhead;
     private final DavUrls urls;
     private final int port;
 
-    private WebDavServer(Server jetty, DavUrls urls, int port) {
+    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port) {
         this.jetty = jetty;
+        this.readAhead = readAhead;
         this.urls = urls;
         this.port = port;
     }
@@ -83,9 +85,11 @@ public final class WebDavServer implements AutoCloseable {
             throw new IOException("cannot start the WebDAV server", e);
         }
         int actualPort = connector.getLocalPort();
-        DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods);
+        ReadAhead readAhead = ReadAhead.perCore();
+        DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
+                readAhead);
         context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
-        return new WebDavServer(server, urls, actualPort);
+        return new WebDavServer(server, readAhead, urls, actualPort);
     }
 
     private static HttpManager milton(DavTree tree, LockManager locks, LockMethods lockMethods) {
@@ -132,6 +136,8 @@ public final class WebDavServer implements AutoCloseable {
             jetty.stop();
         } catch (Exception e) {
             throw new IOException("stopping the WebDAV server failed", e);
+        } finally {
+            readAhead.close();
         }
     }
 

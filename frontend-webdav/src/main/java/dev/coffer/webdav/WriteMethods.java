@@ -59,9 +59,9 @@ final class WriteMethods {
         }
         Path tmp = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "upload-" + UUID.randomUUID());
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    InputStream in = req.getInputStream()) {
-                copy(in, ch);
+            // The request's input stream stays open: the container owns it (and checks it was read to the end).
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                copy(req.getInputStream(), ch);
             }
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
