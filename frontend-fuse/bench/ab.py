@@ -7,7 +7,7 @@
 
 Each argument LABEL=LAUNCHER is a `coffer` launcher (copy a build's app/target somewhere to keep it);
 a bare name is an fsbench peer. Rounds alternate the order of the builds. Steps as in fsbench
-(benchmarks/README.md): read = write the stream file, unmount, mount, drop caches, dd it (a fresh
+(benchmarks/README.md): write = the dd that makes the stream file for read (conv=fsync, as fsbench; only with read); read = unmount, mount, drop caches, dd it (a fresh
 JVM); readwarm = drop caches and read it again in the same JVM; extract = tar xf; md5sum = unmount,
 mount, drop caches, find | xargs md5sum (a fresh JVM); md5warm = the same again in the same JVM;
 lslr, rmrf after dropping caches. Besides wall time, prints the CPU seconds of the mount's JVM (all
@@ -82,7 +82,10 @@ for r in range(a.rounds):
             try:
                 if "read" in steps:
                     big = os.path.join(m, "stream.bin")
-                    timed("dd if=/dev/zero of='%s' bs=128K count=%d status=none" % (big, a.stream_mib * 8))
+                    fb.drop_caches()
+                    w = timed("dd if=/dev/zero of='%s' bs=128K count=%d conv=fsync status=none" % (big, a.stream_mib * 8))
+                    if "write" in steps:
+                        res[label]["write"].append(w); cpu[label]["write"].append(CUR["cpu"])
                     fb.cold(p)
                     res[label]["read"].append(timed("dd if='%s' of=/dev/null bs=128K status=none" % big)); cpu[label]["read"].append(CUR["cpu"])
                     if "readwarm" in steps:
