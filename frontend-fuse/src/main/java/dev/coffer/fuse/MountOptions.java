@@ -18,13 +18,23 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
     public static final int DEFAULT_MAX_WORKERS = 32;
 
     /**
+     * Seconds the kernel may keep a looked-up name and its attributes before asking again (libfuse's
+     * default is 1). Changes made through the mount update or drop the kernel's copy at once; only
+     * changes made to the ciphertext behind the mount's back (a sync client) can stay unseen this long.
+     */
+    static final int CACHE_SECONDS = 10;
+
+    /**
      * Options every Coffer mount uses: 128 KiB writes (libfuse 2's default is 4 KiB), the kernel
-     * checks permission bits, O_TRUNC arrives with open (one request less), and the type {@code
-     * fuse.coffer}. Not {@code hard_remove}: with it, fstat of a file unlinked while open fails
-     * (Python's TemporaryFile does that); {@link Backing} keeps such files out of sight instead.
+     * checks permission bits, O_TRUNC arrives with open (one request less), names and attributes
+     * kept {@value #CACHE_SECONDS} s (a tool that stats a file and opens it a few seconds later,
+     * like {@code find | xargs}, or {@code rm -rf} of a big folder, needs one lookup instead of two),
+     * and the type {@code fuse.coffer}. Not {@code hard_remove}: with it, fstat of a file unlinked
+     * while open fails (Python's TemporaryFile does that); {@link Backing} keeps such files out of
+     * sight instead. Not {@code kernel_cache}: file contents are read again after every open.
      */
     static final List<String> BUILT_IN = List.of("big_writes", "max_write=131072", "default_permissions",
-            "atomic_o_trunc", "subtype=coffer");
+            "atomic_o_trunc", "entry_timeout=" + CACHE_SECONDS, "attr_timeout=" + CACHE_SECONDS, "subtype=coffer");
 
     public MountOptions {
         fuseOptions = List.copyOf(fuseOptions);
