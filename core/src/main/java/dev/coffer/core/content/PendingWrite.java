@@ -1,0 +1,137 @@
+package dev.coffer.core.content;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One ciphertext write of an open file: a batch of stored units at one position, then optionally
+ * the old last unit re-tagged, in that order (spec 5.2: new units first, so a crash in between
+ * leaves the old content readable). It runs either on the caller's thread ({@link #run}) or on a
+ * shared writer thread ({@link #start}) while the caller encrypts the next batch, and then
+ * {@link #await} hands its outcome back. It remembers what a failure must undo (the ciphertext
+ * length and cleartext size from before the write) but does not undo anything itself, nor decide
+ * when a write may run behind: {@link OpenFile} does both, under its lock.
+ *
+ * <p>It holds only ciphertext (the caller's batch buffer, not copied), never keys or cleartext.
+ */
+final class PendingWrite implements Runnable {
+    /** How long a waiting caller spins before it parks: a write of one batch takes about this long. */
+    private static final long SPIN_NANOS = 100_000;
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    /**
+     * Writer threads shared by every open file: a thread per pending write at most, started on demand
+     * and ended after a minute idle. Daemon threads, so they never keep the JVM alive; never
+     * interrupted, because an interrupt during I/O would close the file's ciphertext channel.
+     */
+    private static final Executor WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> {
+                Thread t = new Thread(task, "coffer-writer-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+
+    private final FileChannel channel;
+    private final byte[] buffer;
+    private final int unitsLength;
+    private final long unitsPosition;
+    private final int retagOffset;
+    private final int retagLength;
+    private final long retagPosition;
+    /** Ciphertext length to cut back to if the new units could not all be written. */
+    final long restoreLength;
+    /** Cleartext size of the file before this write. */
+    final long restoreSize;
+
+    private volatile boolean done;
+    private volatile Thread waiter;
+    /** Set before {@link #done}; read after it. */
+    private Throwable failure;
+    private boolean unitsWritten;
+
+    /**
+     * @param buffer        stored units at offset 0 ({@code unitsLength} bytes), and the re-tagged old
+     *                      last unit at {@code retagOffset} ({@code retagLength} bytes, 0 for none)
+     * @param restoreLength ciphertext length before this write
+     * @param restoreSize   cleartext size before this write
+     */
+    PendingWrite(FileChannel channel, byte[] buffer, int unitsLength, long unitsPosition, int retagOffset,
+            int retagLength, long retagPosition, long restoreLength, long restoreSize) {
+        this.channel = channel;
+        this.buffer = buffer;
+        this.unitsLength = unitsLength;
+        this.unitsPosition = unitsPosition;
+        this.retagOffset = retagOffset;
+        this.retagLength = retagLength;
+        this.retagPosition = retagPosition;
+        this.restoreLength = restoreLength;
+        this.restoreSize = restoreSize;
+    }
+
+    /** Runs this write on a writer thread; {@link #await} before touching its buffer or the file again. */
+    void start() {
+        WRITERS.execute(this);
+    }
+
+    @Override
+    public void run() {
+        try {
+            writeFully(ByteBuffer.wrap(buffer, 0, unitsLength), unitsPosition);
+            unitsWritten = true;
+            if (retagLength > 0) {
+                writeFully(ByteBuffer.wrap(buffer, retagOffset, retagLength), retagPosition);
+            }
+        } catch (Throwable t) { // handed to the caller by await(): nothing may get lost on this thread
+            failure = t;
+        } finally {
+            done = true;
+            Thread w = waiter;
+            if (w != null) {
+                LockSupport.unpark(w);
+            }
+        }
+    }
+
+    private void writeFully(ByteBuffer src, long position) throws IOException {
+        long pos = position;
+        while (src.hasRemaining()) {
+            pos += channel.write(src, pos);
+        }
+    }
+
+    /**
+     * Waits until this write has finished (spinning briefly first: a wake-up costs about as much as
+     * the write) and returns what it failed with, or null. Ignores interrupts, which it restores.
+     */
+    Throwable await() {
+        if (!done) {
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            while (!done && System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();
+            }
+            waiter = Thread.currentThread();
+            boolean interrupted = false;
+            while (!done) {
+                LockSupport.park(this);
+                // park returns at once while the flag is set: clear it, and set it again at the end.
+                interrupted |= Thread.interrupted();
+            }
+            waiter = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return failure;
+    }
+
+    /** After a failure: true if the new units were all written (so only the re-tag failed). */
+    boolean unitsWritten() {
+        return unitsWritten;
+    }
+}
