@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>Over 400 lines because the write path is one algorithm (spec 5.2): find the units whose
  * extent, content or last flag change, read the old cleartext they still need, then write new units
- * first and re-tag the old last unit after, so a crash mid-append never loses fsynced data.
+ * first and re-tag the old last unit after, so a crash mid-append never loses fsynced data; and
+ * because every entry point must first wait for a write running behind (below).
  *
  * <p>Thread-safe: writes, truncates and close hold the file's write lock; reads share its read lock
  * and run in parallel (a mount's workers decrypt the kernel's read-ahead requests on every core).
@@ -418,39 +419,14 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /**
-     * Takes the outcome of a write that has run or is running. A failure cuts the ciphertext back to
-     * its length before that write (unless only the re-tag after complete new units failed), restores
-     * the size, forgets the cached last unit and is thrown: as it is for a write that ran on the
-     * caller's thread, wrapped for one that ran behind (its caller had already returned).
-     */
+    /** Takes the outcome of a write that has run or is running; after a failure, forgets it and throws. */
     private void finish(PendingWrite write, boolean ranBehind) throws IOException {
-        Throwable failure = write.await();
-        if (failure == null) {
-            return;
+        IOException failure = write.awaitAndUndo(ranBehind);
+        if (failure != null) {
+            lastUnitIndex = -1;
+            size = write.restoreSize;
+            throw failure;
         }
-        lastUnitIndex = -1;
-        size = write.restoreSize;
-        IOException reported;
-        if (!ranBehind && failure instanceof IOException io) {
-            reported = io;
-        } else {
-            reported = new IOException("an earlier write of this file failed and was undone: " + failure.getMessage(), failure);
-        }
-        if (!write.unitsWritten()) {
-            try {
-                ciphertext.truncate(write.restoreLength);
-            } catch (IOException suppressed) {
-                reported.addSuppressed(suppressed);
-            }
-        }
-        if (!ranBehind && failure instanceof RuntimeException r) {
-            throw r;
-        }
-        if (!ranBehind && failure instanceof Error e) {
-            throw e;
-        }
-        throw reported;
     }
 
     /** Cleartext of dirty units that the write does not fully cover and that existed before. */

@@ -15,9 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * the old last unit re-tagged, in that order (spec 5.2: new units first, so a crash in between
  * leaves the old content readable). It runs either on the caller's thread ({@link #run}) or on a
  * shared writer thread ({@link #start}) while the caller encrypts the next batch, and then
- * {@link #await} hands its outcome back. It remembers what a failure must undo (the ciphertext
- * length and cleartext size from before the write) but does not undo anything itself, nor decide
- * when a write may run behind: {@link OpenFile} does both, under its lock.
+ * {@link #awaitAndUndo} hands its outcome back, cutting the ciphertext back to its length before
+ * the write if it failed. It does not decide when a write may run behind, nor restore the open
+ * file's own state: {@link OpenFile} does both, under its lock.
  *
  * <p>It holds only ciphertext (the caller's batch buffer, not copied), never keys or cleartext.
  */
@@ -74,7 +74,7 @@ final class PendingWrite implements Runnable {
         this.restoreSize = restoreSize;
     }
 
-    /** Runs this write on a writer thread; {@link #await} before touching its buffer or the file again. */
+    /** Runs this write on a writer thread; {@link #awaitAndUndo} before touching its buffer or the file again. */
     void start() {
         WRITERS.execute(this);
     }
@@ -87,7 +87,7 @@ final class PendingWrite implements Runnable {
             if (retagLength > 0) {
                 writeFully(ByteBuffer.wrap(buffer, retagOffset, retagLength), retagPosition);
             }
-        } catch (Throwable t) { // handed to the caller by await(): nothing may get lost on this thread
+        } catch (Throwable t) { // handed to the caller by awaitAndUndo: nothing may get lost on this thread
             failure = t;
         } finally {
             done = true;
@@ -109,7 +109,7 @@ final class PendingWrite implements Runnable {
      * Waits until this write has finished (spinning briefly first: a wake-up costs about as much as
      * the write) and returns what it failed with, or null. Ignores interrupts, which it restores.
      */
-    Throwable await() {
+    private Throwable await() {
         if (!done) {
             long spinUntil = System.nanoTime() + SPIN_NANOS;
             while (!done && System.nanoTime() < spinUntil) {
@@ -130,8 +130,33 @@ final class PendingWrite implements Runnable {
         return failure;
     }
 
-    /** After a failure: true if the new units were all written (so only the re-tag failed). */
-    boolean unitsWritten() {
-        return unitsWritten;
+    /**
+     * Waits for this write; if it failed, cuts the ciphertext back to {@link #restoreLength} (unless
+     * the new units were all written and only the re-tag after them failed: they are complete) and
+     * returns the error to throw: as it was for a write that ran on the caller's thread (a runtime
+     * exception or error is rethrown as it is), wrapped for one that ran behind, whose caller had
+     * already returned. Returns null if it succeeded.
+     */
+    IOException awaitAndUndo(boolean ranBehind) {
+        Throwable t = await();
+        if (t == null) {
+            return null;
+        }
+        IOException reported = !ranBehind && t instanceof IOException io ? io
+                : new IOException("an earlier write of this file failed and was undone: " + t.getMessage(), t);
+        if (!unitsWritten) {
+            try {
+                channel.truncate(restoreLength);
+            } catch (IOException suppressed) {
+                reported.addSuppressed(suppressed);
+            }
+        }
+        if (!ranBehind && t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (!ranBehind && t instanceof Error e) {
+            throw e;
+        }
+        return reported;
     }
 }
