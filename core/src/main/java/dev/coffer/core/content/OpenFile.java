@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * runs on a writer thread while the caller encrypts the next batch. At most one write is pending.
  * Every other operation (read, write, truncate, force, close) first waits for it, so reads always
  * see it. If it failed (a full disk), the file is cut back to what it was before that write, and the
- * error is thrown by that next operation, which itself does nothing; {@code force} and {@code close}
- * report it too, so a caller that forces or closes never misses it.
+ * error is thrown by that next operation, which itself does nothing; {@code force}, {@code close}
+ * and a zero-length write report it too, so a caller that checks them never misses it.
  */
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
@@ -196,13 +196,19 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Writes all of {@code src} at cleartext {@code position}, filling any gap with zeros. */
+    /**
+     * Writes all of {@code src} at cleartext {@code position}, filling any gap with zeros. A write of
+     * nothing waits for a write running behind and throws its failure, like POSIX allows a
+     * zero-length write to: a frontend collects such errors with it (FUSE's flush, at each close)
+     * without the cost of {@link #force}.
+     */
     public int write(ByteBuffer src, long position) throws IOException {
         lock.lock();
         try {
             checkOpen();
             int len = src.remaining();
             if (len == 0) {
+                drain();
                 return 0;
             }
             byte[] data;

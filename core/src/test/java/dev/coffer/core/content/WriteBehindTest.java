@@ -39,7 +39,7 @@ class WriteBehindTest {
     Path tmp;
 
     /** What the test does after an append whose write behind failed. */
-    enum Next { WRITE, APPEND, READ, SET_SIZE, FORCE, CLOSE }
+    enum Next { WRITE, EMPTY_WRITE, APPEND, READ, SET_SIZE, FORCE, CLOSE }
 
     static Stream<Arguments> modesAndNextCalls() {
         return Stream.of(true, false).flatMap(a -> Arrays.stream(Next.values()).map(n -> Arguments.of(a, n)));
@@ -83,6 +83,7 @@ class WriteBehindTest {
     private static void nextCall(OpenFile f, Next next) throws IOException {
         switch (next) {
             case WRITE -> f.write(ByteBuffer.wrap(new byte[10]), 5);
+            case EMPTY_WRITE -> f.write(ByteBuffer.allocate(0), 0);
             case APPEND -> f.append(ByteBuffer.wrap(new byte[BATCH]));
             case READ -> f.read(ByteBuffer.allocate(100), 0);
             case SET_SIZE -> f.setSize(7);
