@@ -125,6 +125,30 @@ class WriteBehindTest {
         }
     }
 
+    /**
+     * A caller interrupted while it waits for a write running behind keeps waiting (the write is
+     * not lost, nothing is closed) and finds its interrupt flag still set afterwards.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void anInterruptedWaitStillWaitsAndKeepsTheFlag(boolean authenticated) throws IOException {
+        ContentKeys keys = keys(authenticated);
+        Path file = tmp.resolve("i.c9r");
+        SpaceLimitedChannel ch = channel(file);
+        byte[] first = random(BATCH, 8);
+        byte[] second = random(BATCH, 9);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(first), 0);
+            ch.setWriteDelayMillis(100);
+            f.append(ByteBuffer.wrap(second));
+            Thread.currentThread().interrupt();
+            f.write(ByteBuffer.allocate(0), 0); // waits for the append, does no I/O itself
+            assertThat(Thread.interrupted()).isTrue();
+            ch.setWriteDelayMillis(0);
+        }
+        assertThat(readAll(file, keys)).isEqualTo(concat(first, second));
+    }
+
     /** Spec 5.2's order: an append's new units are written before the old last unit is re-tagged. */
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
