@@ -3,6 +3,8 @@ package dev.coffer.core.content;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,6 +38,22 @@ final class PendingWrite implements Runnable {
                 t.setDaemon(true);
                 return t;
             });
+
+    /**
+     * Writes on a writer thread that have not finished. The JVM's exit waits for them (up to
+     * {@link #EXIT_WAIT_NANOS}), so that a program that exits without closing a file it appended to
+     * does not leave half a batch behind; writer threads are daemons and would otherwise just stop.
+     */
+    private static final Set<PendingWrite> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final long EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(PendingWrite::awaitRunningAtExit, "coffer-writer-exit"));
+        } catch (IllegalStateException shuttingDown) {
+            // First used while the JVM already exits: writes made now are waited for by their callers.
+        }
+    }
 
     private final FileChannel channel;
     private final byte[] buffer;
@@ -76,7 +94,18 @@ final class PendingWrite implements Runnable {
 
     /** Runs this write on a writer thread; {@link #awaitAndUndo} before touching its buffer or the file again. */
     void start() {
+        RUNNING.add(this);
         WRITERS.execute(this);
+    }
+
+    /** Polls rather than parks: {@link #waiter} belongs to the one caller of {@link #await}. */
+    private static void awaitRunningAtExit() {
+        long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
+        for (PendingWrite write : RUNNING) {
+            while (!write.done && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(100_000);
+            }
+        }
     }
 
     @Override
@@ -90,6 +119,7 @@ final class PendingWrite implements Runnable {
         } catch (Throwable t) { // handed to the caller by awaitAndUndo: nothing may get lost on this thread
             failure = t;
         } finally {
+            RUNNING.remove(this);
             done = true;
             Thread w = waiter;
             if (w != null) {
