@@ -24,8 +24,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>It holds only ciphertext (the caller's batch buffer, not copied), never keys or cleartext.
  */
 final class PendingWrite implements Runnable {
-    /** How long a waiting caller spins before it parks: a write of one batch takes about this long. */
-    private static final long SPIN_NANOS = 100_000;
+    /**
+     * How long a waiting caller spins before it parks. Short: while it spins, a writer thread waiting
+     * for a CPU (2 cores and another busy process) cannot have this one; parking lets it migrate.
+     */
+    private static final long SPIN_NANOS = 10_000;
     private static final AtomicInteger THREADS = new AtomicInteger();
     /**
      * Writer threads shared by every open file: a thread per pending write at most, started on demand
@@ -136,8 +139,8 @@ final class PendingWrite implements Runnable {
     }
 
     /**
-     * Waits until this write has finished (spinning briefly first: a wake-up costs about as much as
-     * the write) and returns what it failed with, or null. Ignores interrupts, which it restores.
+     * Waits until this write has finished (spinning briefly first, to save a wake-up when it is
+     * about to end) and returns what it failed with, or null. Ignores interrupts, which it restores.
      */
     private Throwable await() {
         if (!done) {
