@@ -3,6 +3,7 @@ package dev.coffer.fuse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.NonWritableChannelException;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -105,6 +106,20 @@ final class FileOps {
 
     void fsync(long fh, boolean dataOnly) throws IOException {
         handles.get(fh).force(!dataOnly);
+    }
+
+    /**
+     * A zero-length write: a vault's channel answers it with the failure of a large append it wrote
+     * behind (e.g. ENOSPC), which would otherwise reach only release, whose errors the kernel drops.
+     * Nothing is written, nothing is forced; a read-only handle has no write of its own to report.
+     */
+    void flush(long fh) throws IOException {
+        FileChannel ch = handles.get(fh);
+        try {
+            ch.write(ByteBuffer.allocate(0), 0);
+        } catch (NonWritableChannelException readOnly) {
+            // opened for reading only
+        }
     }
 
     void release(long fh) throws IOException {

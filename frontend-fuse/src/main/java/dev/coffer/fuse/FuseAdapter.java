@@ -233,10 +233,13 @@ public class FuseAdapter extends FuseStubFS {
         return Calls.run("write", () -> files.write(fi.fh.get(), buf, size, offset));
     }
 
-    /** Nothing is buffered here: every write has reached the backing channel when it returns. */
+    /** Reports, at each close(), a failed write the backing ran behind (see {@link FileOps#flush}). */
     @Override
     public int flush(String path, FuseFileInfo fi) {
-        return 0;
+        return Calls.run("flush", () -> {
+            files.flush(fi.fh.get());
+            return 0;
+        });
     }
 
     @Override

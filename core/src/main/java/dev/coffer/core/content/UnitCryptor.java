@@ -8,10 +8,10 @@ import dev.coffer.core.crypto.DestroyableKey;
 import dev.coffer.core.crypto.Hkdf;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
 import javax.security.auth.Destroyable;
 
 /**
@@ -38,6 +38,9 @@ public final class UnitCryptor implements Destroyable {
     private final byte[] tweak = new byte[16];
     private final byte[] keystream = new byte[16];
     private final byte[] tagInput = new byte[9];
+    /** The full HMAC of the last tag computed; reused so that no unit allocates. */
+    private final byte[] mac = new byte[32];
+    private final byte[] expectedTag = new byte[TAG];
     private final byte[] nonces = new byte[NONCE_POOL];
     private int noncesUsed = NONCE_POOL;
     private boolean destroyed;
@@ -116,6 +119,20 @@ public final class UnitCryptor implements Destroyable {
     }
 
     /**
+     * Recomputes the tag of a stored SIV_XTSHMAC unit in place for a new last flag, without verifying
+     * the old one: only for a unit this cryptor encrypted and the caller kept in memory since (never
+     * read back from storage), so there is nothing to verify and nothing foreign gets authenticated.
+     */
+    public void retagWritten(long index, boolean last, byte[] stored, int off, int storedLen) {
+        checkAlive();
+        int len = storedLen - overhead();
+        if (!authenticated || len <= 0) {
+            throw new IllegalArgumentException(authenticated ? "unit " + index + " is too short" : "SIV_XTS units carry no tag");
+        }
+        tag(index, last, stored, off, len, stored, off + NONCE + len);
+    }
+
+    /**
      * Checks the tag of stored SIV_XTSHMAC unit {@code index} of {@code storedLen} bytes without
      * decrypting it (the health check); the flag rules are those of {@link #decrypt}.
      */
@@ -134,23 +151,25 @@ public final class UnitCryptor implements Destroyable {
     }
 
     private void verify(long index, boolean last, byte[] in, int off, int len) throws AuthenticationFailedException {
-        byte[] expected = new byte[TAG];
-        tag(index, last, in, off, len, expected, 0);
-        boolean ok = MessageDigest.isEqual(slice(in, off + NONCE + len), expected);
+        tag(index, last, in, off, len, expectedTag, 0);
+        boolean ok = tagEquals(in, off + NONCE + len);
         if (!ok && !last) {
             // A unit that is not the file's last may carry last = 1 after a crash mid-append.
-            tag(index, true, in, off, len, expected, 0);
-            ok = MessageDigest.isEqual(slice(in, off + NONCE + len), expected);
+            tag(index, true, in, off, len, expectedTag, 0);
+            ok = tagEquals(in, off + NONCE + len);
         }
         if (!ok) {
             throw new AuthenticationFailedException("unit " + index + " failed authentication");
         }
     }
 
-    private static byte[] slice(byte[] a, int off) {
-        byte[] s = new byte[TAG];
-        System.arraycopy(a, off, s, 0, TAG);
-        return s;
+    /** Compares the stored tag at {@code off} with {@link #expectedTag} in constant time, in place. */
+    private boolean tagEquals(byte[] stored, int off) {
+        int diff = 0;
+        for (int i = 0; i < TAG; i++) {
+            diff |= stored[off + i] ^ expectedTag[i];
+        }
+        return diff == 0;
     }
 
     /** tag = first 16 bytes of HMAC-SHA256(sectorKey, BE64(i) || last || nonce || C). */
@@ -161,9 +180,12 @@ public final class UnitCryptor implements Destroyable {
         tagInput[8] = (byte) (last ? 1 : 0);
         hmac.update(tagInput);
         hmac.update(unit, off, NONCE + len);
-        byte[] full = hmac.doFinal();
-        System.arraycopy(full, 0, out, outOff, TAG);
-        Bytes.wipe(full);
+        try {
+            hmac.doFinal(mac, 0);
+        } catch (ShortBufferException e) {
+            throw new CryptoException("HMAC output buffer too short", e);
+        }
+        System.arraycopy(mac, 0, out, outOff, TAG);
     }
 
     /** XTS for units of 16 bytes and more; the tiny keystream (spec 5.4) below that. */
@@ -207,7 +229,7 @@ public final class UnitCryptor implements Destroyable {
         xts.destroy();
         sectorKey.destroy();
         hmac = null;
-        Bytes.wipe(keystream, nonces, tweak, tagInput);
+        Bytes.wipe(keystream, nonces, tweak, tagInput, mac, expectedTag);
     }
 
     @Override

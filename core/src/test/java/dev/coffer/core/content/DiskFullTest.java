@@ -6,11 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.coffer.core.crypto.AesSiv;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
@@ -84,62 +80,5 @@ class DiskFullTest {
     private static FileChannel failing(Path file, int budget) throws IOException {
         return new SpaceLimitedChannel(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE), budget);
-    }
-
-    /** A channel that accepts {@code budget} more bytes of writes, then fails like a full disk. */
-    private static final class SpaceLimitedChannel extends FileChannel {
-        private final FileChannel d;
-        private long budget;
-        /** Position and length of every positional write, in order. */
-        final java.util.List<long[]> writes = new java.util.ArrayList<>();
-
-        SpaceLimitedChannel(FileChannel d, long budget) {
-            this.d = d;
-            this.budget = budget;
-        }
-
-        /** How many bytes of {@code src} may still be written (-1: all of them); none left fails like ENOSPC. */
-        private int spend(ByteBuffer src) throws IOException {
-            if (src.remaining() <= budget) {
-                budget -= src.remaining();
-                return -1;
-            }
-            if (budget == 0) {
-                throw new IOException("No space left on device");
-            }
-            int allowed = (int) budget;
-            budget = 0;
-            return allowed; // a short write: the caller loops and then fails
-        }
-
-        @Override public int write(ByteBuffer src, long position) throws IOException {
-            writes.add(new long[] {position, src.remaining()});
-            int allowed = spend(src);
-            if (allowed >= 0) {
-                ByteBuffer part = src.duplicate();
-                part.limit(part.position() + allowed);
-                int n = d.write(part, position);
-                src.position(src.position() + n);
-                return n;
-            }
-            return d.write(src, position);
-        }
-
-        @Override public int read(ByteBuffer dst) throws IOException { return d.read(dst); }
-        @Override public long read(ByteBuffer[] dsts, int offset, int length) throws IOException { return d.read(dsts, offset, length); }
-        @Override public int write(ByteBuffer src) throws IOException { throw new UnsupportedOperationException(); }
-        @Override public long write(ByteBuffer[] srcs, int offset, int length) { throw new UnsupportedOperationException(); }
-        @Override public long position() throws IOException { return d.position(); }
-        @Override public FileChannel position(long p) throws IOException { d.position(p); return this; }
-        @Override public long size() throws IOException { return d.size(); }
-        @Override public FileChannel truncate(long size) throws IOException { d.truncate(size); return this; }
-        @Override public void force(boolean metaData) throws IOException { d.force(metaData); }
-        @Override public long transferTo(long p, long c, WritableByteChannel t) throws IOException { return d.transferTo(p, c, t); }
-        @Override public long transferFrom(ReadableByteChannel s, long p, long c) { throw new UnsupportedOperationException(); }
-        @Override public int read(ByteBuffer dst, long position) throws IOException { return d.read(dst, position); }
-        @Override public MappedByteBuffer map(MapMode mode, long p, long s) { throw new UnsupportedOperationException(); }
-        @Override public FileLock lock(long p, long s, boolean shared) throws IOException { return d.lock(p, s, shared); }
-        @Override public FileLock tryLock(long p, long s, boolean shared) throws IOException { return d.tryLock(p, s, shared); }
-        @Override protected void implCloseChannel() throws IOException { d.close(); }
     }
 }

@@ -1,0 +1,195 @@
+package dev.coffer.core.content;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One ciphertext write of an open file: a batch of stored units at one position, then optionally
+ * the old last unit re-tagged, in that order (spec 5.2: new units first, so a crash in between
+ * leaves the old content readable). It runs either on the caller's thread ({@link #run}) or on a
+ * shared writer thread ({@link #start}) while the caller encrypts the next batch, and then
+ * {@link #awaitAndUndo} hands its outcome back, cutting the ciphertext back to its length before
+ * the write if it failed. It does not decide when a write may run behind, nor restore the open
+ * file's own state: {@link OpenFile} does both, under its lock.
+ *
+ * <p>It holds only ciphertext (the caller's batch buffer, not copied), never keys or cleartext.
+ */
+final class PendingWrite implements Runnable {
+    /**
+     * How long a waiting caller spins before it parks. Short: while it spins, a writer thread waiting
+     * for a CPU (2 cores and another busy process) cannot have this one; parking lets it migrate.
+     */
+    private static final long SPIN_NANOS = 10_000;
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    /**
+     * Writer threads shared by every open file: a thread per pending write at most, started on demand
+     * and ended after a minute idle. Daemon threads, so they never keep the JVM alive; never
+     * interrupted, because an interrupt during I/O would close the file's ciphertext channel.
+     */
+    private static final Executor WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> {
+                Thread t = new Thread(task, "coffer-writer-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+
+    /**
+     * Writes on a writer thread that have not finished. The JVM's exit waits for them (up to
+     * {@link #EXIT_WAIT_NANOS}), so that a program that exits without closing a file it appended to
+     * does not leave half a batch behind; writer threads are daemons and would otherwise just stop.
+     */
+    private static final Set<PendingWrite> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final long EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(PendingWrite::awaitRunningAtExit, "coffer-writer-exit"));
+        } catch (IllegalStateException shuttingDown) {
+            // First used while the JVM already exits: writes made now are waited for by their callers.
+        }
+    }
+
+    private final FileChannel channel;
+    private final byte[] buffer;
+    private final int unitsLength;
+    private final long unitsPosition;
+    private final int retagOffset;
+    private final int retagLength;
+    private final long retagPosition;
+    /** Ciphertext length to cut back to if the new units could not all be written. */
+    final long restoreLength;
+    /** Cleartext size of the file before this write. */
+    final long restoreSize;
+
+    private volatile boolean done;
+    private volatile Thread waiter;
+    /** Set before {@link #done}; read after it. */
+    private Throwable failure;
+    private boolean unitsWritten;
+
+    /**
+     * @param buffer        stored units at offset 0 ({@code unitsLength} bytes), and the re-tagged old
+     *                      last unit at {@code retagOffset} ({@code retagLength} bytes, 0 for none)
+     * @param restoreLength ciphertext length before this write
+     * @param restoreSize   cleartext size before this write
+     */
+    PendingWrite(FileChannel channel, byte[] buffer, int unitsLength, long unitsPosition, int retagOffset,
+            int retagLength, long retagPosition, long restoreLength, long restoreSize) {
+        this.channel = channel;
+        this.buffer = buffer;
+        this.unitsLength = unitsLength;
+        this.unitsPosition = unitsPosition;
+        this.retagOffset = retagOffset;
+        this.retagLength = retagLength;
+        this.retagPosition = retagPosition;
+        this.restoreLength = restoreLength;
+        this.restoreSize = restoreSize;
+    }
+
+    /** Runs this write on a writer thread; {@link #awaitAndUndo} before touching its buffer or the file again. */
+    void start() {
+        RUNNING.add(this);
+        WRITERS.execute(this);
+    }
+
+    /** Polls rather than parks: {@link #waiter} belongs to the one caller of {@link #await}. */
+    private static void awaitRunningAtExit() {
+        long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
+        for (PendingWrite write : RUNNING) {
+            while (!write.done && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            writeFully(ByteBuffer.wrap(buffer, 0, unitsLength), unitsPosition);
+            unitsWritten = true;
+            if (retagLength > 0) {
+                writeFully(ByteBuffer.wrap(buffer, retagOffset, retagLength), retagPosition);
+            }
+        } catch (Throwable t) { // handed to the caller by awaitAndUndo: nothing may get lost on this thread
+            failure = t;
+        } finally {
+            RUNNING.remove(this);
+            done = true;
+            Thread w = waiter;
+            if (w != null) {
+                LockSupport.unpark(w);
+            }
+        }
+    }
+
+    private void writeFully(ByteBuffer src, long position) throws IOException {
+        long pos = position;
+        while (src.hasRemaining()) {
+            pos += channel.write(src, pos);
+        }
+    }
+
+    /**
+     * Waits until this write has finished (spinning briefly first, to save a wake-up when it is
+     * about to end) and returns what it failed with, or null. Ignores interrupts, which it restores.
+     */
+    private Throwable await() {
+        if (!done) {
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            while (!done && System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();
+            }
+            waiter = Thread.currentThread();
+            boolean interrupted = false;
+            while (!done) {
+                LockSupport.park(this);
+                // park returns at once while the flag is set: clear it, and set it again at the end.
+                interrupted |= Thread.interrupted();
+            }
+            waiter = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return failure;
+    }
+
+    /**
+     * Waits for this write; if it failed, cuts the ciphertext back to {@link #restoreLength} (unless
+     * the new units were all written and only the re-tag after them failed: they are complete) and
+     * returns the error to throw: as it was for a write that ran on the caller's thread (a runtime
+     * exception or error is rethrown as it is), wrapped for one that ran behind, whose caller had
+     * already returned. Returns null if it succeeded.
+     */
+    IOException awaitAndUndo(boolean ranBehind) {
+        Throwable t = await();
+        if (t == null) {
+            return null;
+        }
+        IOException reported = !ranBehind && t instanceof IOException io ? io
+                : new IOException("an earlier write of this file failed and was undone: " + t.getMessage(), t);
+        if (!unitsWritten) {
+            try {
+                channel.truncate(restoreLength);
+            } catch (IOException suppressed) {
+                reported.addSuppressed(suppressed);
+            }
+        }
+        if (!ranBehind && t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (!ranBehind && t instanceof Error e) {
+            throw e;
+        }
+        return reported;
+    }
+}
