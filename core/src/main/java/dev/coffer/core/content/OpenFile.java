@@ -273,6 +273,23 @@ public final class OpenFile implements java.io.Closeable {
         ciphertext.force(metaData);
     }
 
+    /**
+     * Runs {@code change} on the ciphertext file under the file's lock once no write runs behind: a
+     * time set on the ciphertext after the last write (utimens, as {@code cp -a} and {@code rsync -a}
+     * do before close) must not be overwritten by a write that lands after it. If that write failed,
+     * its failure is thrown and {@code change} does not run.
+     */
+    public void whenWritesLanded(IoAction change) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            drain();
+            change.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The ciphertext channel, for file locks only. */
     public FileChannel ciphertextChannel() {
         return ciphertext;
@@ -476,8 +493,9 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
+    /** Something done to the ciphertext file that may throw. */
     @FunctionalInterface
-    private interface IoAction {
+    public interface IoAction {
         void run() throws IOException;
     }
 

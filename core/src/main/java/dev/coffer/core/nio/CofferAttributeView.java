@@ -1,8 +1,10 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.GroupPrincipal;
@@ -44,8 +46,16 @@ final class CofferAttributeView implements PosixFileAttributeView {
     public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) throws IOException {
         fs.checkWritable();
         Located l = fs.resolver.existing(path, follow);
-        Files.getFileAttributeView(fs.attributes.attributeCarrier(l), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                .setTimes(lastModifiedTime, lastAccessTime, createTime);
+        Path carrier = fs.attributes.attributeCarrier(l);
+        BasicFileAttributeView ciphertextView =
+                Files.getFileAttributeView(carrier, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        OpenFile open = l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.FILE ? fs.openFiles.get(carrier) : null;
+        if (open != null) {
+            // a write still running behind would land after these times and overwrite them
+            open.whenWritesLanded(() -> ciphertextView.setTimes(lastModifiedTime, lastAccessTime, createTime));
+        } else {
+            ciphertextView.setTimes(lastModifiedTime, lastAccessTime, createTime);
+        }
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -160,6 +161,27 @@ class WriteBehindTest {
             ch.setWriteDelayMillis(0);
         }
         assertThat(readAll(file, keys)).isEqualTo(concat(first, second));
+    }
+
+    /**
+     * A change to the ciphertext file made through {@link OpenFile#whenWritesLanded} (the file system
+     * sets times that way) runs only after a slow write running behind has landed, so that write
+     * cannot overwrite it (cp -a's utimens before close, seen through FUSE).
+     */
+    @Test
+    void aChangeAfterTheLastWriteRunsOnlyOnceTheWriteBehindHasLanded() throws IOException {
+        ContentKeys keys = keys(true);
+        Path file = tmp.resolve("t.c9r");
+        SpaceLimitedChannel ch = channel(file);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(random(BATCH, 1)), 0);
+            ch.setWriteDelayMillis(200);
+            f.append(ByteBuffer.wrap(random(BATCH, 2)));
+            long[] lengthSeen = new long[1];
+            f.whenWritesLanded(() -> lengthSeen[0] = Files.size(file));
+            assertThat(lengthSeen[0]).isEqualTo(keys.layout().ciphertextLength(2L * BATCH));
+            ch.setWriteDelayMillis(0);
+        }
     }
 
     /** Spec 5.2's order: an append's new units are written before the old last unit is re-tagged. */
