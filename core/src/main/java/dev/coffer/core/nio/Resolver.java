@@ -3,11 +3,14 @@ package dev.coffer.core.nio;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.Found;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
 
 /** Resolves cleartext paths to {@link Located} entries, following symbolic links when asked (at most 40). */
@@ -16,10 +19,13 @@ final class Resolver {
 
     private final PathMapper mapper;
     private final SymlinkTargets targets;
+    /** What a lookup reads of an entry: the type a stat answers with, so it can hand them on. */
+    private final Class<? extends BasicFileAttributes> attributeType;
 
-    Resolver(PathMapper mapper, SymlinkTargets targets) {
+    Resolver(PathMapper mapper, SymlinkTargets targets, boolean posix) {
         this.mapper = mapper;
         this.targets = targets;
+        this.attributeType = posix ? PosixFileAttributes.class : BasicFileAttributes.class;
     }
 
     /** The entry at {@code path} itself (a symlink is not followed). */
@@ -31,8 +37,8 @@ final class Resolver {
         }
         CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
         Slot slot = mapper.slot(parent, names.get(names.size() - 1));
-        Entry entry = mapper.lookup(slot, abs.toString());
-        return new Located(abs, parent, slot, entry);
+        Found found = mapper.lookup(slot, abs.toString(), attributeType);
+        return found == null ? new Located(abs, parent, slot, null) : new Located(abs, parent, slot, found.entry(), found.entryAttributes());
     }
 
     /** The entry at {@code path}, following a symlink at the last component (and the links it points to). */
