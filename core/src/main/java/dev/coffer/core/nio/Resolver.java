@@ -4,10 +4,13 @@ import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.Found;
+import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -62,6 +65,46 @@ final class Resolver {
             throw new NoSuchFileException(path.toString());
         }
         return l;
+    }
+
+    /**
+     * Like {@link #existing}, for reading attributes: a file path from a directory stream is located
+     * by the entry its listing found, without encrypting its name, when the disk still agrees (see
+     * {@link #fromListing}); any other path, or a disagreement, is resolved as usual.
+     */
+    Located existingForStat(CofferPath path, boolean follow) throws IOException {
+        Entry listed = path.listedEntry();
+        Located l = listed == null ? null : fromListing(path, listed);
+        return l != null ? l : existing(path, follow);
+    }
+
+    /**
+     * The listed ordinary file at {@code path}, if its folder still resolves to the listed one and its
+     * ciphertext file is still a regular file (one stat, handed on); else null. The slot is where the
+     * entry was listed. Only for stats: a file is no symlink, so following does not matter.
+     */
+    private Located fromListing(CofferPath path, Entry listed) throws IOException {
+        if (listed.type() != EntryType.FILE || listed.shortened() || listed.payloadCopy() != null) {
+            return null;
+        }
+        List<String> names = path.nfcNames();
+        CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
+        if (!parent.dirId().equals(listed.parent().dirId())) {
+            return null; // the folder moved or was replaced since the listing
+        }
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(listed.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        if (!attrs.isRegularFile()) {
+            return null;
+        }
+        String onDisk = listed.entryPath().getFileName().toString();
+        Slot slot = new Slot(parent, listed.name(), onDisk.substring(0, onDisk.length() - LongNames.C9R.length()),
+                listed.entryPath(), false);
+        return new Located(path, parent, slot, new Entry(parent, listed.name(), EntryType.FILE, listed.entryPath(), false), attrs);
     }
 
     /** The folder a located DIRECTORY entry (or the root) stands for. */
