@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -208,7 +207,8 @@ public final class DirectoryLister {
                 result.add(p.getFileName().toString());
             }
         }
-        result.sort((a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
+        // Sorted because the spec's tie-breaks (which of two pointers or copies wins) go by this order.
+        result.sort(Utf8Order.COMPARATOR);
         return result;
     }
 }

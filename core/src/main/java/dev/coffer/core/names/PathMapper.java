@@ -59,18 +59,27 @@ public final class PathMapper {
      * says readers skip it; its slot stays occupied, so creating that name still fails.
      */
     public Entry lookup(Slot slot, String cleartextPath) throws IOException {
+        Found found = lookup(slot, cleartextPath, BasicFileAttributes.class);
+        return found == null ? null : found.entry();
+    }
+
+    /**
+     * Like {@link #lookup(Slot, String)}, and hands on the attributes (of {@code attributeType}) it
+     * read of the entry's on-disk item to find its type: a stat after a lookup needs no second read.
+     */
+    public Found lookup(Slot slot, String cleartextPath, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         BasicFileAttributes attrs;
         try {
-            attrs = Files.readAttributes(slot.entryPath(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
-            return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? alias : null;
+            return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? new Found(alias, null) : null;
         }
         EntryType type = typeOf(slot.entryPath(), slot.shortened(), attrs);
         if (type == null) {
             return null;
         }
-        return new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened());
+        return new Found(new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened()), attrs);
     }
 
     /** The type given by the single payload of an entry, or null if it has none or several (incomplete). */

@@ -37,7 +37,7 @@ final class AttributeReader {
         switch (e.type()) {
             case FILE -> {
                 Path payload = e.payload();
-                BasicFileAttributes ct = ciphertext(payload);
+                BasicFileAttributes ct = payloadAttributes(l, payload);
                 OpenFile open = openFiles.get(payload);
                 long size = open != null ? open.size() : Math.max(0, layout.cleartextSize(ct.size()));
                 return new CofferAttributes(CofferAttributes.Kind.FILE, size, ct, posixOrNull(ct));
@@ -61,6 +61,19 @@ final class AttributeReader {
             throw new NoSuchFileException(l.display());
         }
         return new CofferAttributes(CofferAttributes.Kind.DIRECTORY, ct.size(), ct, posixOrNull(ct));
+    }
+
+    /**
+     * A file's ciphertext attributes: those its lookup just read when the payload is the entry
+     * itself (an ordinary file: one stat per getattr, not two), else read now.
+     */
+    private BasicFileAttributes payloadAttributes(Located l, Path payload) throws IOException {
+        BasicFileAttributes fromLookup = l.entryAttributes();
+        boolean sameKind = fromLookup != null && (!posix || fromLookup instanceof PosixFileAttributes);
+        if (sameKind && payload.equals(l.entry().entryPath())) {
+            return fromLookup;
+        }
+        return ciphertext(payload);
     }
 
     private BasicFileAttributes ciphertext(Path p) throws IOException {

@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.names.Entry;
 import java.io.IOException;
 import java.nio.file.ClosedDirectoryStreamException;
 import java.nio.file.DirectoryIteratorException;
@@ -9,16 +10,19 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
-/** A folder's cleartext children, decoded once when the stream opens (the listing is a snapshot). */
+/**
+ * A folder's cleartext children, decoded once when the stream opens (the listing is a snapshot).
+ * Each child path carries the entry the listing found, so stats of the children cost no name encryption.
+ */
 final class CofferDirectoryStream implements DirectoryStream<Path> {
     private final List<Path> children;
     private boolean iterated;
     private boolean closed;
 
-    CofferDirectoryStream(CofferPath dir, List<String> names, Filter<? super Path> filter) throws IOException {
-        List<Path> accepted = new ArrayList<>(names.size());
-        for (String name : names) {
-            Path child = dir.resolve(dir.getFileSystem().getPath(name));
+    CofferDirectoryStream(CofferPath dir, List<Entry> entries, Filter<? super Path> filter) throws IOException {
+        List<Path> accepted = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            Path child = dir.listedChild(entry);
             if (filter == null || filter.accept(child)) {
                 accepted.add(child);
             }

@@ -79,11 +79,11 @@ public final class CofferFileSystem extends FileSystem {
         this.contentKeys = new ContentKeys(new FileHeaders(siv, new SecureRandom()), info.authenticated());
         this.openFiles = new OpenFiles(contentKeys);
         this.symlinks = new SymlinkTargets(contentKeys);
-        this.resolver = new Resolver(mapper, symlinks);
+        boolean posix = vaultDir.getFileSystem().supportedFileAttributeViews().contains("posix");
+        this.resolver = new Resolver(mapper, symlinks, posix);
         this.writer = new TreeWriter(mapper, contentKeys, symlinks, openFiles);
         this.mover = new Mover(mapper, writer, openFiles);
         this.opener = new ChannelOpener(resolver, writer, openFiles, readOnly);
-        boolean posix = vaultDir.getFileSystem().supportedFileAttributeViews().contains("posix");
         this.attributes = new AttributeReader(mapper, contentKeys.layout(), openFiles, posix);
         this.conflicts = new ConflictResolver(mapper, lister, new CleartextComparison(contentKeys), readOnly);
         this.root = new CofferPath(this, true, List.of());

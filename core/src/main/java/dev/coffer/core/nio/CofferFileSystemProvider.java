@@ -141,7 +141,7 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(dir);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        return new CofferDirectoryStream(p, FolderReader.names(fs, fs.resolver.existing(p, true)), filter);
+        return new CofferDirectoryStream(p, FolderReader.entries(fs, fs.resolver.existing(p, true)), filter);
     }
 
     @Override
@@ -289,7 +289,7 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
             throw new UnsupportedOperationException("POSIX attributes not supported on this vault's store");
         }
         boolean follow = !Arrays.asList(options).contains(LinkOption.NOFOLLOW_LINKS);
-        return (A) fs.attributes.read(fs.resolver.existing(p, follow));
+        return (A) fs.attributes.read(fs.resolver.existingForStat(p, follow));
     }
 
     @Override

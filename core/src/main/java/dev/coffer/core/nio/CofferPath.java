@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.Names;
 import java.io.IOException;
 import java.net.URI;
@@ -16,16 +17,41 @@ import java.util.Objects;
 /**
  * A cleartext path inside a vault: '/'-separated, absolute when it starts with '/'. Purely
  * syntactic, like {@code UnixPath}; the file system maps it to ciphertext. Immutable.
+ *
+ * <p>A path a directory stream hands out also carries the entry the listing found for it, a hint
+ * that lets a stat skip encrypting the name; it is checked against the disk before each use (see
+ * {@code Resolver.locateForStat}) and is no part of the path's identity.
  */
 public final class CofferPath implements Path {
     private final CofferFileSystem fs;
     private final boolean absolute;
     private final List<String> names;
+    /** The entry a listing found at this path (absolute, normalized paths only), or null. */
+    private final Entry listedEntry;
 
     CofferPath(CofferFileSystem fs, boolean absolute, List<String> names) {
+        this(fs, absolute, names, null);
+    }
+
+    private CofferPath(CofferFileSystem fs, boolean absolute, List<String> names, Entry listedEntry) {
         this.fs = fs;
         this.absolute = absolute;
         this.names = List.copyOf(names);
+        this.listedEntry = listedEntry;
+    }
+
+    /** This folder's child {@code entry}, as a listing found it (the hint is kept for normalized absolute folders). */
+    CofferPath listedChild(Entry entry) {
+        List<String> joined = new ArrayList<>(names.size() + 1);
+        joined.addAll(names);
+        joined.add(entry.name());
+        boolean normalized = absolute && !names.contains(".") && !names.contains("..");
+        return new CofferPath(fs, absolute, joined, normalized ? entry : null);
+    }
+
+    /** The entry a listing found at this path, or null: a hint, valid only if the disk still agrees. */
+    Entry listedEntry() {
+        return listedEntry;
     }
 
     static CofferPath parse(CofferFileSystem fs, String first, String... more) {

@@ -6,20 +6,11 @@ import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.Listing;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Lists a cleartext folder: decodes its storage folder and resolves sync conflicts found there (spec 6). */
 final class FolderReader {
     private FolderReader() {}
-
-    static List<String> names(CofferFileSystem fs, Located l) throws IOException {
-        List<String> names = new ArrayList<>();
-        for (Entry e : entries(fs, l)) {
-            names.add(e.name());
-        }
-        return names;
-    }
 
     static List<Entry> entries(CofferFileSystem fs, Located l) throws IOException {
         CiphertextDirectory dir = fs.resolver.directoryOf(l);

@@ -3,12 +3,20 @@ package dev.coffer.core.nio;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.Slot;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A cleartext path resolved against the vault: the folder it lives in, the slot its name maps to,
  * and the entry found there (null if nothing is). The root has no parent and no slot.
+ *
+ * @param entryAttributes the attributes of the entry's on-disk item as the lookup read them (for this
+ *                        one operation; null when not read), so a stat does not read them again
  */
-record Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry) {
+record Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry, BasicFileAttributes entryAttributes) {
+
+    Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry) {
+        this(path, parent, slot, entry, null);
+    }
 
     boolean isRoot() {
         return slot == null;

@@ -3,11 +3,17 @@ package dev.coffer.core.nio;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.Found;
+import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
 
 /** Resolves cleartext paths to {@link Located} entries, following symbolic links when asked (at most 40). */
@@ -16,10 +22,13 @@ final class Resolver {
 
     private final PathMapper mapper;
     private final SymlinkTargets targets;
+    /** What a lookup reads of an entry: the type a stat answers with, so it can hand them on. */
+    private final Class<? extends BasicFileAttributes> attributeType;
 
-    Resolver(PathMapper mapper, SymlinkTargets targets) {
+    Resolver(PathMapper mapper, SymlinkTargets targets, boolean posix) {
         this.mapper = mapper;
         this.targets = targets;
+        this.attributeType = posix ? PosixFileAttributes.class : BasicFileAttributes.class;
     }
 
     /** The entry at {@code path} itself (a symlink is not followed). */
@@ -31,8 +40,8 @@ final class Resolver {
         }
         CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
         Slot slot = mapper.slot(parent, names.get(names.size() - 1));
-        Entry entry = mapper.lookup(slot, abs.toString());
-        return new Located(abs, parent, slot, entry);
+        Found found = mapper.lookup(slot, abs.toString(), attributeType);
+        return found == null ? new Located(abs, parent, slot, null) : new Located(abs, parent, slot, found.entry(), found.entryAttributes());
     }
 
     /** The entry at {@code path}, following a symlink at the last component (and the links it points to). */
@@ -56,6 +65,46 @@ final class Resolver {
             throw new NoSuchFileException(path.toString());
         }
         return l;
+    }
+
+    /**
+     * Like {@link #existing}, for reading attributes: a file path from a directory stream is located
+     * by the entry its listing found, without encrypting its name, when the disk still agrees (see
+     * {@link #fromListing}); any other path, or a disagreement, is resolved as usual.
+     */
+    Located existingForStat(CofferPath path, boolean follow) throws IOException {
+        Entry listed = path.listedEntry();
+        Located l = listed == null ? null : fromListing(path, listed);
+        return l != null ? l : existing(path, follow);
+    }
+
+    /**
+     * The listed ordinary file at {@code path}, if its folder still resolves to the listed one and its
+     * ciphertext file is still a regular file (one stat, handed on); else null. The slot is where the
+     * entry was listed. Only for stats: a file is no symlink, so following does not matter.
+     */
+    private Located fromListing(CofferPath path, Entry listed) throws IOException {
+        if (listed.type() != EntryType.FILE || listed.shortened() || listed.payloadCopy() != null) {
+            return null;
+        }
+        List<String> names = path.nfcNames();
+        CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
+        if (!parent.dirId().equals(listed.parent().dirId())) {
+            return null; // the folder moved or was replaced since the listing
+        }
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(listed.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        if (!attrs.isRegularFile()) {
+            return null;
+        }
+        String onDisk = listed.entryPath().getFileName().toString();
+        Slot slot = new Slot(parent, listed.name(), onDisk.substring(0, onDisk.length() - LongNames.C9R.length()),
+                listed.entryPath(), false);
+        return new Located(path, parent, slot, new Entry(parent, listed.name(), EntryType.FILE, listed.entryPath(), false), attrs);
     }
 
     /** The folder a located DIRECTORY entry (or the root) stands for. */

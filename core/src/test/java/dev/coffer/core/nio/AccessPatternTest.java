@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves on an instrumented ciphertext file system what the vault must not touch: creating a file
- * never lists its folder, and listing a folder (names and attributes) never opens file contents.
+ * never lists its folder, listing a folder (names and attributes) never opens file contents, and
+ * a stat of a file reads its ciphertext file's attributes once.
  */
 class AccessPatternTest {
     @TempDir
@@ -56,6 +57,23 @@ class AccessPatternTest {
                     .filter(p -> !p.endsWith("/dir.c9r") && !p.endsWith("/name.c9s"))
                     .toList();
             assertThat(contentOpens).as("files opened while listing").isEmpty();
+        }
+    }
+
+    @Test
+    void aStatOfAFileReadsItsCiphertextAttributesOnce() throws IOException {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        Path vaultDir = rec.wrap(tmp.resolve("vault"));
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/folder/file.txt");
+            Files.createDirectory(file.getParent());
+            Files.writeString(file, "twelve bytes");
+            rec.reset();
+            assertThat(Files.readAttributes(file, BasicFileAttributes.class).size()).isEqualTo(12);
+            // The folder's storage comes from the mapper's cache; the lookup's stat is the only one.
+            assertThat(rec.statted).hasSize(1);
+            assertThat(rec.statted.get(0)).endsWith(".c9r");
         }
     }
 }

@@ -35,6 +35,8 @@ import java.util.Set;
 final class RecordingFileSystem extends FileSystem {
     final List<String> listed = Collections.synchronizedList(new ArrayList<>());
     final List<String> opened = Collections.synchronizedList(new ArrayList<>());
+    /** Paths whose attributes were read (typed reads: what a stat costs). */
+    final List<String> statted = Collections.synchronizedList(new ArrayList<>());
     private final FileSystem base = FileSystems.getDefault();
     private final Provider provider = new Provider();
 
@@ -49,6 +51,7 @@ final class RecordingFileSystem extends FileSystem {
     void reset() {
         listed.clear();
         opened.clear();
+        statted.clear();
     }
 
     @Override public FileSystemProvider provider() { return provider; }
@@ -139,7 +142,10 @@ final class RecordingFileSystem extends FileSystem {
         @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(unwrap(p)); }
         @Override public void checkAccess(Path p, AccessMode... m) throws IOException { d.checkAccess(unwrap(p), m); }
         @Override public <V extends FileAttributeView> V getFileAttributeView(Path p, Class<V> t, LinkOption... o) { return d.getFileAttributeView(unwrap(p), t, o); }
-        @Override public <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> t, LinkOption... o) throws IOException { return d.readAttributes(unwrap(p), t, o); }
+        @Override public <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> t, LinkOption... o) throws IOException {
+            statted.add(p.toString());
+            return d.readAttributes(unwrap(p), t, o);
+        }
         @Override public Map<String, Object> readAttributes(Path p, String a, LinkOption... o) throws IOException { return d.readAttributes(unwrap(p), a, o); }
         @Override public void setAttribute(Path p, String a, Object v, LinkOption... o) throws IOException { d.setAttribute(unwrap(p), a, v, o); }
         @Override public void createSymbolicLink(Path l, Path t, FileAttribute<?>... a) throws IOException { d.createSymbolicLink(unwrap(l), unwrap(t), a); }
