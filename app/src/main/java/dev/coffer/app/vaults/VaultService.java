@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * ({@link AutoLock}) or anything shown on screen.
  */
 public final class VaultService {
+    /** A Windows drive letter with its colon, such as {@code Z:} (optionally with a backslash). */
+    private static final java.util.regex.Pattern DRIVE_LETTER = java.util.regex.Pattern.compile("[A-Za-z]:\\\\?");
+
     private static final Logger LOG = LoggerFactory.getLogger(VaultService.class);
 
     private final SettingsStore store;
@@ -208,7 +211,9 @@ public final class VaultService {
             if (inUse == null) {
                 throw new VaultException(Problem.IN_REPAIR, folder.toString());
             }
-            Files.createDirectories(mountPoint.getParent());
+            if (mountPoint.getParent() != null) { // a drive letter has none
+                Files.createDirectories(mountPoint.getParent());
+            }
             // core opens a vault whose folder cannot be written read-only (a storage warning says so): so is the drive
             Drive drive = mounter.mount(fs.getPath("/"), new MountRequest(settings.name(), mountPoint, fs.isReadOnly(),
                     preferences.webDavPort()));
@@ -225,7 +230,11 @@ public final class VaultService {
     /** The mount point the vault asks for, or a folder named after it in the default place. */
     public Path mountPoint(VaultSettings settings) {
         if (!settings.mountPoint().isBlank()) {
-            return Path.of(settings.mountPoint()).toAbsolutePath().normalize();
+            String asked = settings.mountPoint().strip();
+            if (DRIVE_LETTER.matcher(asked).matches()) {
+                return Path.of(asked); // as given: WinFsp takes it (elsewhere the FUSE frontend refuses it clearly)
+            }
+            return Path.of(asked).toAbsolutePath().normalize();
         }
         String safe = settings.name().replaceAll("[/\\\\\\x00]", "_").strip();
         return defaultMountFolder.resolve(safe.isEmpty() || safe.startsWith(".") ? "vault-" + settings.id() : safe);

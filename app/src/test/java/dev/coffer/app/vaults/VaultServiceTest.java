@@ -92,6 +92,25 @@ class VaultServiceTest {
         }
     }
 
+    /**
+     * A drive letter as the mount point reaches the mounter as given (WinFsp takes {@code Z:}; the
+     * FUSE frontend refuses it clearly elsewhere): not made absolute against the working folder, and
+     * no folder is created for it.
+     */
+    @Test
+    void aDriveLetterReachesTheMounterAsGiven() throws Exception {
+        ManagedVault v = t.create("Photos").vault();
+        t.service.update(v, s -> s.withMount(s.mountMethod(), " Z: ", s.readOnly()));
+        assertThat(t.service.mountPoint(v.settings())).isEqualTo(Path.of("Z:"));
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        assertThat(t.fuse.drives.get(0).request.mountPoint()).isEqualTo(Path.of("Z:"));
+        t.service.lock(v, false);
+        t.service.update(v, s -> s.withMount(s.mountMethod(), "Z:\\", s.readOnly()));
+        assertThat(t.service.mountPoint(v.settings())).isEqualTo(Path.of("Z:\\"));
+        t.service.update(v, s -> s.withMount(s.mountMethod(), "ZZ:", s.readOnly()));
+        assertThat(t.service.mountPoint(v.settings())).isEqualTo(Path.of("ZZ:").toAbsolutePath());
+    }
+
     @Test
     void lockWithOpenFilesIsRefusedUntilForced() throws Exception {
         ManagedVault v = t.create("Taxes").vault();
