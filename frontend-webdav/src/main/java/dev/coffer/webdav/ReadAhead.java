@@ -149,9 +149,13 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
-    /** Stops the workers (reads still running finish; the server is stopping anyway). */
+    /**
+     * Stops the workers once the reads still running finish. Not interrupted: an interrupt inside a
+     * file channel's read closes that channel, and the vault shares one ciphertext channel among all
+     * handles of a file (a PUT still running would lose it).
+     */
     @Override
     public void close() {
-        pool.shutdownNow();
+        pool.shutdown();
     }
 }

@@ -53,6 +53,8 @@ public final class OpenFile implements java.io.Closeable {
     private final ContentKeys keys;
     private final SectorLayout layout;
     private final ReentrantReadWriteLock rwLock = new ReentrantReadWriteLock();
+    /** The failure of a write that ran behind, undone by a reader's wait and not yet thrown to a writer. */
+    private IOException undoneWriteFailure;
     private final Lock lock = rwLock.writeLock();
     private final Lock readLock = rwLock.readLock();
     private final UnitBuffers buffers;
@@ -168,7 +170,7 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Takes the read lock once no write runs behind (reporting its failure, if any, instead). */
+    /** Takes the read lock once no write runs behind (a failure of it is kept for the writer). */
     private void lockForReading() throws IOException {
         readLock.lock();
         if (pending == null) {
@@ -177,7 +179,7 @@ public final class OpenFile implements java.io.Closeable {
         readLock.unlock();
         lock.lock();
         try {
-            drain();
+            settle(); // a failure stays for the writer
             readLock.lock(); // taken before the write lock is released: no write can start in between
         } finally {
             lock.unlock();
@@ -277,13 +279,13 @@ public final class OpenFile implements java.io.Closeable {
      * Runs {@code change} on the ciphertext file under the file's lock once no write runs behind: a
      * time set on the ciphertext after the last write (utimens, as {@code cp -a} and {@code rsync -a}
      * do before close) must not be overwritten by a write that lands after it. If that write failed,
-     * its failure is thrown and {@code change} does not run.
+     * it is undone and its failure kept for the next call that changes the file; {@code change} runs
+     * either way (also after close, when nothing runs behind any more).
      */
     public void whenWritesLanded(IoAction change) throws IOException {
         lock.lock();
         try {
-            checkOpen();
-            drain();
+            settle(); // a failure stays for the writer; after close nothing runs behind any more
             change.run();
         } finally {
             lock.unlock();
@@ -440,12 +442,40 @@ public final class OpenFile implements java.io.Closeable {
         lastUnitIndex = recordedLastUnit;
     }
 
-    /** Waits for the write running behind, if any; throws its failure after undoing it. */
+    /**
+     * Waits for the write running behind, if any; throws its failure (after undoing it), or the
+     * failure of one that {@link #settle} undid for a reader. Only calls that change the file (or
+     * collect errors: force, close, a zero-length write) drain, so a writer learns that its data was
+     * undone before anything else is written after it.
+     */
     private void drain() throws IOException {
+        settle();
+        IOException failure = undoneWriteFailure;
+        if (failure != null) {
+            undoneWriteFailure = null;
+            throw failure;
+        }
+    }
+
+    /**
+     * Waits for the write running behind, if any; a failure is undone and kept for the next call
+     * that {@link #drain drains}, not thrown: a reader (or a time being set) must not take the error
+     * away from the writer whose data was lost (a reader beside cp would otherwise see EIO, while
+     * cp's next write went on past a range that was undone).
+     */
+    private void settle() {
         PendingWrite write = pending;
         if (write != null) {
             pending = null;
-            finish(write, true);
+            try {
+                finish(write, true);
+            } catch (IOException e) {
+                if (undoneWriteFailure == null) {
+                    undoneWriteFailure = e;
+                } else {
+                    undoneWriteFailure.addSuppressed(e);
+                }
+            }
         }
     }
 

@@ -98,7 +98,11 @@ final class PendingWrite implements Runnable {
     /** Runs this write on a writer thread; {@link #awaitAndUndo} before touching its buffer or the file again. */
     void start() {
         RUNNING.add(this);
-        WRITERS.execute(this);
+        try {
+            WRITERS.execute(this);
+        } catch (Throwable noThread) { // e.g. no native thread left: write here rather than never
+            run();
+        }
     }
 
     /** Polls rather than parks: {@link #waiter} belongs to the one caller of {@link #await}. */
