@@ -135,24 +135,8 @@ public final class DesktopSession implements AutoCloseable {
         return pb;
     }
 
-    private interface Check {
-        boolean holds() throws IOException, InterruptedException;
-    }
-
-    private void await(String what, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!check.holds()) {
-            for (Process p : processes) {
-                if (!p.isAlive()) {
-                    throw new AssertionError(what + " did not start: " + p.info().command().orElse("?") + " exited with "
-                            + p.exitValue() + "; see " + root);
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 20 s waiting for " + what + "; see " + root);
-            }
-            Thread.sleep(100);
-        }
+    private void await(String what, HelperProcesses.Check check) throws IOException, InterruptedException {
+        HelperProcesses.await(what, processes, "; see " + root, check);
     }
 
     /** Stops the keyring and the bus, and forgets the bus address. */

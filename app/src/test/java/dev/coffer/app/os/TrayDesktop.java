@@ -92,23 +92,7 @@ public final class TrayDesktop {
         return out;
     }
 
-    private interface Check {
-        boolean holds() throws IOException, InterruptedException;
-    }
-
-    private void await(String what, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!check.holds()) {
-            for (Process p : processes) {
-                if (!p.isAlive()) {
-                    throw new AssertionError(what + ": " + p.info().command().orElse("a helper") + " exited with "
-                            + p.exitValue());
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 20 s waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
+    private void await(String what, HelperProcesses.Check check) throws IOException, InterruptedException {
+        HelperProcesses.await(what, processes, "", check);
     }
 }

@@ -67,7 +67,7 @@ final class ContentVerifier {
                 return null;
             }
             ByteBuffer header = ByteBuffer.allocate(SectorLayout.HEADER);
-            if (!readFully(ch, header, 0)) {
+            if (!PositionalReads.readFully(ch, header, 0)) {
                 return new Problem(FindingKind.DAMAGED_HEADER, "the file shrank while it was checked");
             }
             UnitCryptor cryptor;
@@ -86,7 +86,7 @@ final class ContentVerifier {
 
     private boolean authenticHeader(FileChannel ch) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(SectorLayout.HEADER);
-        if (!readFully(ch, header, 0)) {
+        if (!PositionalReads.readFully(ch, header, 0)) {
             return false;
         }
         try {
@@ -107,7 +107,7 @@ final class ContentVerifier {
             long start = layout.storedUnitOffset(first);
             long end = layout.storedUnitOffset(last) + layout.storedUnitLength(last, size);
             batch.clear().limit((int) (end - start));
-            boolean complete = readFully(ch, batch, start);
+            boolean complete = PositionalReads.readFully(ch, batch, start);
             for (long i = first; i <= last; i++) {
                 int off = (int) (layout.storedUnitOffset(i) - start);
                 int len = layout.storedUnitLength(i, size);
@@ -150,7 +150,7 @@ final class ContentVerifier {
     /** An impossible length: an interrupted write if the header and the units before the end authenticate. */
     private Problem interruptedWrite(FileChannel ch) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(SectorLayout.HEADER);
-        if (!readFully(ch, header, 0)) {
+        if (!PositionalReads.readFully(ch, header, 0)) {
             return null;
         }
         UnitCryptor cryptor;
@@ -179,18 +179,5 @@ final class ContentVerifier {
 
     private String mode() {
         return keys.authenticated() ? "SIV_XTSHMAC" : "SIV_XTS";
-    }
-
-    /** Fills {@code buf} from {@code position}; false at a premature end of file. */
-    private static boolean readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
-        long pos = position;
-        while (buf.hasRemaining()) {
-            int n = ch.read(buf, pos);
-            if (n < 0) {
-                return false;
-            }
-            pos += n;
-        }
-        return true;
     }
 }

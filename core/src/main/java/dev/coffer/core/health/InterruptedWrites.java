@@ -105,7 +105,7 @@ final class InterruptedWrites {
         }
         int max = (int) Math.min(length - offset, unit.capacity());
         unit.clear().limit(max);
-        if (!readFully(ch, unit, offset)) {
+        if (!PositionalReads.readFully(ch, unit, offset)) {
             return -1;
         }
         for (int len = max; len > layout.overhead(); len--) {
@@ -126,7 +126,7 @@ final class InterruptedWrites {
 
     private boolean authentic(FileChannel ch, UnitCryptor cryptor, ByteBuffer unit, long i, int len, boolean last) throws IOException {
         unit.clear().limit(len);
-        if (len <= layout.overhead() || !readFully(ch, unit, layout.storedUnitOffset(i))) {
+        if (len <= layout.overhead() || !PositionalReads.readFully(ch, unit, layout.storedUnitOffset(i))) {
             return false;
         }
         try {
@@ -146,17 +146,5 @@ final class InterruptedWrites {
         long units = length - SectorLayout.HEADER;
         long slots = (units + layout.storedUnitSize() - 1) / layout.storedUnitSize();
         return Math.max(0, units - slots * layout.overhead());
-    }
-
-    private static boolean readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
-        long pos = position;
-        while (buf.hasRemaining()) {
-            int n = ch.read(buf, pos);
-            if (n < 0) {
-                return false;
-            }
-            pos += n;
-        }
-        return true;
     }
 }

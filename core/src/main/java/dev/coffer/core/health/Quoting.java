@@ -4,7 +4,7 @@ package dev.coffer.core.health;
 final class Quoting {
     private Quoting() {}
 
-    /** {@code name} with backslash, quote and control characters escaped as {@code \\}, {@code \"}, {@code \\uXXXX}. */
+    /** {@code name} with backslash, quote and control characters escaped as {@code \\}, {@code \"}, {@code \\u} and four hex digits. */
     static String quote(String name) {
         StringBuilder sb = new StringBuilder(name.length());
         for (int i = 0; i < name.length(); i++) {
