@@ -1,15 +1,19 @@
 package dev.coffer.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.app.os.DesktopSession;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * mount}. Ordinary tools ({@code cp}, {@code cmp}, {@code cat}, {@code mkdir}, {@code gio copy})
  * write and read through gvfsd-fuse's folder; the files land encrypted in the vault (no cleartext
  * name or content in it) and read back with {@code coffer cat}; SIGTERM unmounts ({@code gio mount
- * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before;
+ * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before
+ * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so);
  * and gvfs leaves nothing cleartext in the session's home, cache, data, config or runtime folders.
  * A missing gvfs part is a failure naming its Debian package (scripts/test.sh installs them).
  */
@@ -100,9 +105,11 @@ class GioServeIT {
         return Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath().toString();
     }
 
-    @Test
-    void mountsThroughGioWritesLandEncryptedAndStoppingUnmounts() throws Exception {
-        Path vault = tmp.resolve("vault");
+    /** A running {@code coffer serve --mount}: its process, its stderr, gvfsd-fuse's folder and gvfs's URI of the mount. */
+    private record Serving(Process process, BufferedReader err, Path gvfsFolder, String davUri) {}
+
+    /** Creates {@code vault} and serves it with {@code --mount}; checks that gio mounted it where it says. */
+    private Serving serveMounted(Path vault) throws Exception {
         output(launcher(), "create", vault.toString(), "--scrypt-n", "16384");
         Process serve = run(launcher(), "serve", vault.toString(), "--mount");
         BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
@@ -117,6 +124,21 @@ class GioServeIT {
         assertThat(err.readLine()).startsWith("coffer: serving on 127.0.0.1 only");
         String davUri = "dav://127.0.0.1:" + port + "/" + secret;
         assertThat(output("gio", "mount", "-l")).contains("-> " + davUri);
+        assertThat(gvfsFolder).isDirectory();
+        return new Serving(serve, err, gvfsFolder, davUri);
+    }
+
+    private static void terminate(Process p) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+    }
+
+    @Test
+    void mountsThroughGioWritesLandEncryptedAndStoppingUnmounts() throws Exception {
+        Path vault = tmp.resolve("vault");
+        Serving s = serveMounted(vault);
+        Process serve = s.process();
+        Path gvfsFolder = s.gvfsFolder();
+        String davUri = s.davUri();
 
         // ordinary tools through gvfsd-fuse's folder
         Path random = tmp.resolve("random.bin");
@@ -145,9 +167,9 @@ class GioServeIT {
 
         // written just before the stop: the unmount waits for gvfs's upload
         Files.writeString(gvfsFolder.resolve("last.txt"), "written just before SIGTERM");
-        assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(serve.pid())).start().waitFor()).isZero();
+        terminate(serve);
         assertThat(serve.waitFor(120, TimeUnit.SECONDS)).as("coffer serve stops").isTrue();
-        assertThat(err.lines().toList()).as("stderr after SIGTERM").containsExactly("coffer: stopped serving; the vault is locked");
+        assertThat(s.err().lines().toList()).as("stderr after SIGTERM").containsExactly("coffer: stopped serving; the vault is locked");
         assertThat(serve.exitValue()).isEqualTo(143);
         assertThat(output("gio", "mount", "-l")).as("gio mount -l after the stop").doesNotContain(davUri);
         assertThat(gvfsFolder).doesNotExist();
@@ -164,6 +186,44 @@ class GioServeIT {
         for (String dir : List.of("home", "cache", "data", "config", "run")) {
             assertNoCleartextUnder(tmp.resolve("session").resolve(dir), List.of("note.txt", "figures.bin", "copied.bin", "last.txt"));
         }
+    }
+
+    @Test
+    void theStopWaitsForAFileStillBeingWrittenThroughTheMount() throws Exception {
+        Path vault = tmp.resolve("vault-writing");
+        Serving s = serveMounted(vault);
+        try (FileChannel writing = FileChannel.open(s.gvfsFolder().resolve("late.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            writing.write(ByteBuffer.wrap("begun before SIGTERM, ".getBytes(StandardCharsets.UTF_8)));
+            terminate(s.process());
+            Thread.sleep(2000);
+            assertThat(s.process().isAlive()).as("coffer serve waits for the writer").isTrue();
+            writing.write(ByteBuffer.wrap("finished after it".getBytes(StandardCharsets.UTF_8)));
+        }
+        assertThat(s.process().waitFor(120, TimeUnit.SECONDS)).as("coffer serve stops").isTrue();
+        assertThat(s.err().lines().toList()).as("stderr after SIGTERM").containsExactly("coffer: stopped serving; the vault is locked");
+        assertThat(output(launcher(), "cat", vault.toString(), "late.txt")).isEqualTo("begun before SIGTERM, finished after it");
+    }
+
+    @Test
+    void aFileHeldOpenThroughTheMountMakesTheStopForceTheUnmountAndSaySo() throws Exception {
+        Path vault = tmp.resolve("vault-held");
+        Serving s = serveMounted(vault);
+        FileChannel held = FileChannel.open(s.gvfsFolder().resolve("held.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        held.write(ByteBuffer.wrap("still open when serving stops".getBytes(StandardCharsets.UTF_8)));
+        long stopping = System.nanoTime();
+        terminate(s.process());
+        assertThat(s.process().waitFor(120, TimeUnit.SECONDS)).as("coffer serve stops").isTrue();
+        assertThat(System.nanoTime() - stopping).as("waited for the writer first").isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(30));
+        assertThat(s.err().lines().toList()).as("stderr after SIGTERM").containsExactly(
+                "coffer: unmounting " + s.gvfsFolder() + " failed: I/O error: files were still open for writing through the mount after 30 s (process ["
+                        + ProcessHandle.current().pid() + "]); unmounted by force: what was written to them is not in the vault",
+                "coffer: stopped serving; the vault is locked");
+        assertThat(output("gio", "mount", "-l")).as("gio mount -l after the stop").doesNotContain(s.davUri());
+        assertThatThrownBy(() -> held.write(ByteBuffer.wrap("more".getBytes(StandardCharsets.UTF_8))))
+                .as("writing to the file after the forced unmount").isInstanceOf(IOException.class);
+        held.close();
+        assertThat(s.gvfsFolder()).doesNotExist();
+        assertThat(output(launcher(), "ls", vault.toString())).as("the vault after the forced unmount").doesNotContain("held.txt");
     }
 
     /** Waits up to 30 s until {@code throughGvfs} reads back as {@code expected} (gvfs uploads after close() returned). */

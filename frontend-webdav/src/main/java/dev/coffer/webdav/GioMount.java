@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A GNOME gvfs mount of a served tree through {@code gio} (Linux, a desktop session with a D-Bus
@@ -14,10 +15,12 @@ import java.util.Optional;
  * gvfsd-fuse folder that {@code gio info} reports as the mount's "local path", or the {@code dav://}
  * URI when gvfs-fuse is missing), and {@link #close}, which unmounts with {@code gio mount -u}.
  *
- * <p>gvfs refuses to unmount while it still uploads a file ("File system is busy"): gvfsd-fuse
- * uploads a written file when the kernel releases it, which is after {@code close()} returned to the
- * writer. So {@link #close} retries for up to {@value #BUSY_WAIT_SECONDS} s, then unmounts by force
- * and says so. The commands run with {@code LC_ALL=C}, as their messages are read here, and with no
+ * <p>gvfsd-fuse uploads a written file when the kernel releases it, just after {@code close()}
+ * returned to the writer; gvfs refuses to unmount while such an upload runs ("File system is busy"),
+ * but unmounts without complaint while a program still has a file open for writing, and that
+ * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
+ * s, until no process writes through the mount ({@link OpenWriters}) and gvfs is not busy, then
+ * unmounts by force and says what was dropped. The commands run with {@code LC_ALL=C}, as their messages are read here, and with no
  * input, so an authentication prompt fails instead of waiting (the server asks for none).
  *
  * <p>Not responsible for choosing gio over other clients ({@link OsMount}) or for the session.
@@ -74,9 +77,10 @@ final class GioMount implements AutoCloseable {
     }
 
     /**
-     * Unmounts, waiting while gvfs is busy uploading, then by force; later calls do nothing.
+     * Unmounts, first waiting while programs still write through the mount (gvfs would drop their
+     * writes) or gvfs is busy uploading, then by force; later calls do nothing.
      *
-     * @throws IOException if gio failed, or if it had to force (naming that open writes were dropped)
+     * @throws IOException if gio failed, or if it had to force (saying whose writes were dropped)
      */
     @Override
     public synchronized void close() throws IOException {
@@ -84,25 +88,31 @@ final class GioMount implements AutoCloseable {
             return;
         }
         long deadline = System.nanoTime() + BUSY_WAIT_SECONDS * 1_000_000_000L;
+        Set<Long> writers;
         while (true) {
-            try {
-                run(unmount(false));
-                closed = true;
-                return;
-            } catch (IOException e) {
-                if (!isBusy(e)) {
-                    throw e;
+            writers = where.startsWith("/") ? new OpenWriters(Path.of("/proc")).under(Path.of(where)) : Set.of();
+            if (writers.isEmpty()) {
+                try {
+                    run(unmount(false));
+                    closed = true;
+                    return;
+                } catch (IOException e) {
+                    if (!isBusy(e)) {
+                        throw e;
+                    }
                 }
-                if (System.nanoTime() > deadline) {
-                    break;
-                }
+            }
+            if (System.nanoTime() > deadline) {
+                break;
             }
             pause();
         }
         run(unmount(true));
         closed = true;
-        throw new IOException("gvfs was still busy after " + BUSY_WAIT_SECONDS + " s (a file open through the mount); "
-                + "unmounted by force: writes to files still open were not uploaded");
+        throw new IOException(writers.isEmpty()
+                ? "gvfs was still busy uploading after " + BUSY_WAIT_SECONDS + " s; unmounted by force: what it had not uploaded is not in the vault"
+                : "files were still open for writing through the mount after " + BUSY_WAIT_SECONDS + " s (process " + writers
+                        + "); unmounted by force: what was written to them is not in the vault");
     }
 
     private List<String> unmount(boolean force) {
