@@ -20,23 +20,25 @@ import java.util.Set;
  * but unmounts without complaint while a program still has a file open for writing, and that
  * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
  * s, until no process writes through the mount ({@link OpenWriters}) and gvfs is not busy, then
- * unmounts by force and says what was dropped. The commands run with {@code LC_ALL=C}, as their messages are read here, and with no
+ * unmounts by force and says what was dropped. The commands run on the given session bus, with
+ * {@code LC_ALL=C} (their messages are read here), and with no
  * input, so an authentication prompt fails instead of waiting (the server asks for none).
  *
  * <p>Not responsible for choosing gio over other clients ({@link OsMount}) or for the session.
  */
 final class GioMount implements AutoCloseable {
     static final long BUSY_WAIT_SECONDS = 30;
-    private static final Map<String, String> C_LOCALE = Map.of("LC_ALL", "C");
     private static final String LOCAL_PATH = "local path: ";
 
     private final Path gio;
+    private final Map<String, String> environment;
     private final String uri;
     private final String where;
     private boolean closed;
 
-    private GioMount(Path gio, String uri, String where) {
+    private GioMount(Path gio, String sessionBus, String uri, String where) {
         this.gio = gio;
+        this.environment = Map.of("LC_ALL", "C", "DBUS_SESSION_BUS_ADDRESS", sessionBus);
         this.uri = uri;
         this.where = where;
     }
@@ -51,10 +53,10 @@ final class GioMount implements AutoCloseable {
         return "dav://127.0.0.1:" + server.port() + "/" + server.secretSegment() + "/";
     }
 
-    /** Mounts {@code server} with gvfs. */
-    static GioMount mount(Path gio, WebDavServer server) throws IOException {
+    /** Mounts {@code server} with the gvfs of the session on {@code sessionBus} (a D-Bus address). */
+    static GioMount mount(Path gio, String sessionBus, WebDavServer server) throws IOException {
         String uri = uri(server);
-        GioMount mount = new GioMount(gio, uri, uri);
+        GioMount mount = new GioMount(gio, sessionBus, uri, uri);
         mount.run(List.of(gio.toString(), "mount", uri));
         String info;
         try {
@@ -63,7 +65,7 @@ final class GioMount implements AutoCloseable {
             mount.close();
             throw e;
         }
-        return new GioMount(gio, uri, localPath(info).orElse(uri));
+        return new GioMount(gio, sessionBus, uri, localPath(info).orElse(uri));
     }
 
     /** The "local path" that {@code gio info} reports (present when gvfsd-fuse runs). */
@@ -127,7 +129,7 @@ final class GioMount implements AutoCloseable {
     /** Runs a gio command; its error names the server's port but not its secret segment. */
     private String run(List<String> command) throws IOException {
         try {
-            return Commands.run(command, C_LOCALE);
+            return Commands.run(command, environment);
         } catch (IOException e) {
             String secret = URI.create(uri).getPath().replace("/", "");
             throw new IOException(String.valueOf(e.getMessage()).replace(secret, "SECRET"));

@@ -36,11 +36,11 @@ public final class OsMount implements AutoCloseable {
      */
     public static OsMount mount(WebDavServer server) throws IOException {
         Optional<Path> gio = GioMount.tool();
-        String session = System.getenv("DBUS_SESSION_BUS_ADDRESS");
+        String session = sessionBus();
         boolean davfs2 = Davfs2Mount.helper().isPresent() && "root".equals(System.getProperty("user.name"));
         if (gio.isPresent() && session != null && !session.isEmpty()) {
             try {
-                GioMount m = GioMount.mount(gio.get(), server);
+                GioMount m = GioMount.mount(gio.get(), session, server);
                 return new OsMount(m.where(), m);
             } catch (IOException e) {
                 if (!davfs2) {
@@ -54,6 +54,15 @@ public final class OsMount implements AutoCloseable {
         }
         throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
                 + "installed; or mount " + server.url() + " yourself");
+    }
+
+    /**
+     * The D-Bus session bus: the {@code DBUS_SESSION_BUS_ADDRESS} system property (as dbus-java, which
+     * the app's keyring uses, reads it first), else the environment variable; null if neither.
+     */
+    private static String sessionBus() {
+        String property = System.getProperty("DBUS_SESSION_BUS_ADDRESS");
+        return property != null && !property.isEmpty() ? property : System.getenv("DBUS_SESSION_BUS_ADDRESS");
     }
 
     private static OsMount mountWithDavfs2(WebDavServer server) throws IOException {

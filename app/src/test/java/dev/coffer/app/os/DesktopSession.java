@@ -152,6 +152,23 @@ public final class DesktopSession implements AutoCloseable {
         return pb;
     }
 
+    private void unmountGvfsFolder() {
+        Path gvfs = runtimeDir().resolve("gvfs");
+        try {
+            if (Files.readString(Path.of("/proc/mounts")).contains(" " + gvfs + " ")) {
+                Process p = new ProcessBuilder("fusermount", "-u", gvfs.toString()).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                    throw new AssertionError("fusermount -u " + gvfs + " failed: " + out);
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("unmounting " + gvfs + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** SIGTERM to what {@code bus} started on demand (gvfsd and its helpers, dconf), waiting up to 5 s for them. */
     private static void stopServicesStartedBy(Process bus) {
         List<ProcessHandle> services = bus.descendants().toList();
@@ -178,10 +195,21 @@ public final class DesktopSession implements AutoCloseable {
         return root.resolve("run");
     }
 
-    /** Stops the keyring, the services the bus started (children first) and the bus, and forgets the bus address. */
+    /**
+     * Unmounts gvfsd-fuse's folder if gvfs mounted one (a SIGTERM under load may leave it mounted),
+     * stops the keyring, the services the bus started and the bus, and forgets the bus address.
+     */
     @Override
     public void close() {
         System.clearProperty(BUS_PROPERTY);
+        try {
+            unmountGvfsFolder();
+        } finally {
+            stopProcesses();
+        }
+    }
+
+    private void stopProcesses() {
         for (int i = processes.size() - 1; i >= 0; i--) {
             Process p = processes.get(i);
             stopServicesStartedBy(p);
