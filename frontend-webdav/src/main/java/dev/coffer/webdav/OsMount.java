@@ -10,8 +10,8 @@ import java.util.Optional;
  * Mounts a running server with the operating system's own WebDAV client where Coffer can do so
  * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, {@link GioMount}) in
  * a desktop session with a D-Bus session bus, else (or when gio fails there) davfs2 when running as
- * root ({@link Davfs2Mount}, at a new folder in the temp folder). macOS and Windows: the command to type ({@link #instructions}).
- * {@link #close} unmounts before the server stops.
+ * root ({@link Davfs2Mount}, at a new folder in the temp folder). macOS and Windows: the command to
+ * type ({@link #instructions}). {@link #close} unmounts before the server stops.
  *
  * <p>Not responsible for serving, or for the limits of the clients (docs/webdav.md lists them).
  */
