@@ -1,7 +1,6 @@
 package dev.coffer.core.content;
 
 import dev.coffer.core.crypto.AuthenticationFailedException;
-import dev.coffer.core.crypto.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -71,8 +70,9 @@ public final class OpenFile implements java.io.Closeable {
     /** The ciphertext write still running behind, or null; set under the write lock, read by readers. */
     private volatile PendingWrite pending;
     /**
-     * SIV_XTSHMAC only (else null): the stored bytes of the file's last unit as this object last wrote
-     * them, so that an append re-tags it without reading it back; and the array it is swapped with.
+     * SIV_XTSHMAC only (else null; made on the first write): the stored bytes of the file's last unit
+     * as this object last wrote them, so that an append re-tags it without reading it back; and the
+     * array it is swapped with.
      */
     private byte[] lastUnit;
     private byte[] previousLastUnit;
@@ -93,10 +93,6 @@ public final class OpenFile implements java.io.Closeable {
         this.cleartextPath = cleartextPath;
         this.buffers = new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
         this.writeBehind = keys.authenticated();
-        if (layout.overhead() > 0) {
-            lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
-            previousLastUnit = new byte[lastUnit.length];
-        }
         if (truncate) {
             ciphertext.truncate(0);
         }
@@ -316,8 +312,7 @@ public final class OpenFile implements java.io.Closeable {
                 failure = e;
             }
             destroyCryptor();
-            buffers.wipe();
-            Bytes.wipe(lastUnit, previousLastUnit);
+            buffers.wipe(); // the last-unit copies hold ciphertext only: nothing to wipe
             try {
                 ciphertext.close();
             } catch (IOException e) {
@@ -564,7 +559,7 @@ public final class OpenFile implements java.io.Closeable {
         if (spareDecryptors.size() < MAX_SPARES) {
             spareDecryptors.addFirst(spare);
         } else {
-            spare.cryptor().destroy();
+            keys.release(spare.cryptor());
             spare.buffers().wipe();
         }
     }
@@ -604,7 +599,12 @@ public final class OpenFile implements java.io.Closeable {
 
     /** Keeps a copy of the file's new last unit (SIV_XTSHMAC), for re-tagging it on the next append. */
     private void recordIfLast(long j, long last, byte[] stored, int storedOff, int len) {
-        if (j == last && lastUnit != null) {
+        if (j == last && layout.overhead() > 0) {
+            if (lastUnit == null) {
+                // Made on the first write only: a file that is just read never needs them.
+                lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
+                previousLastUnit = new byte[lastUnit.length];
+            }
             lastUnitLength = len + layout.overhead();
             System.arraycopy(stored, storedOff, lastUnit, 0, lastUnitLength);
             recordedLastUnit = j;
@@ -643,7 +643,7 @@ public final class OpenFile implements java.io.Closeable {
             long batchEnd = Math.min(last, batchStart + BATCH - 1);
             long ctStart = layout.storedUnitOffset(batchStart);
             int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
-            byte[] stored = buffers.stored();
+            byte[] stored = buffers.stored(ctLen);
             readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
             byte[] plain = buffers.plain();
             int storedOff = 0;
@@ -691,15 +691,15 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Destroys the file's cryptor and every spare; under the write lock, so no read is using one. */
+    /** Returns the file's cryptor and every spare to the vault's pool; under the write lock, so no read is using one. */
     private void destroyCryptor() {
         if (cryptor != null) {
-            cryptor.destroy();
+            keys.release(cryptor);
             cryptor = null;
         }
         header = null;
         for (Decryptor spare; (spare = spareDecryptors.pollFirst()) != null; ) {
-            spare.cryptor().destroy();
+            keys.release(spare.cryptor());
             spare.buffers().wipe();
         }
     }
