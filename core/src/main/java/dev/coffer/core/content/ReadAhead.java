@@ -29,7 +29,7 @@ final class ReadAhead {
     /** Calls that read fewer units are not read ahead for: handing a small read to a thread costs more than it saves. */
     static final int MIN_UNITS = 8;
     /** How long a waiting reader spins before it parks: a read-ahead about to end saves a wake-up. */
-    private static final long SPIN_NANOS = 50_000;
+    private static final long SPIN_NANOS = 20_000;
     private static final AtomicInteger THREADS = new AtomicInteger();
     /**
      * Reader threads shared by every open file: started on demand, ended after a minute idle. Daemon

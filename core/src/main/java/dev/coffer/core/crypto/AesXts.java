@@ -31,6 +31,13 @@ public final class AesXts implements Destroyable {
     private Cipher dataEncrypt;
     private Cipher dataDecrypt;
     private Cipher tweakEncrypt;
+    /**
+     * Whether each data cipher holds the current key: they are keyed on first use, because a file
+     * that is only read never needs the encrypting one, and each key expansion costs as much as
+     * decrypting a small unit.
+     */
+    private boolean dataEncryptKeyed;
+    private boolean dataDecryptKeyed;
     private final byte[] tweakBlock = new byte[BLOCK];
     /** Ciphertext stealing: the last 16 + tail input bytes, then the padded partial block. */
     private final byte[] stealIn = new byte[2 * BLOCK];
@@ -81,9 +88,29 @@ public final class AesXts implements Destroyable {
         dataKey = new DestroyableKey(key, 0, half, "AES");
         tweakKey = new DestroyableKey(key, half, half, "AES");
         try {
-            dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
-            dataDecrypt.init(Cipher.DECRYPT_MODE, dataKey);
             tweakEncrypt.init(Cipher.ENCRYPT_MODE, tweakKey);
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("AES key rejected", e);
+        }
+        dataEncryptKeyed = false;
+        dataDecryptKeyed = false;
+    }
+
+    /** The data cipher for one direction, keyed with the current data key if it is not yet. */
+    private Cipher dataCipher(boolean encrypt) {
+        try {
+            if (encrypt) {
+                if (!dataEncryptKeyed) {
+                    dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
+                    dataEncryptKeyed = true;
+                }
+                return dataEncrypt;
+            }
+            if (!dataDecryptKeyed) {
+                dataDecrypt.init(Cipher.DECRYPT_MODE, dataKey);
+                dataDecryptKeyed = true;
+            }
+            return dataDecrypt;
         } catch (GeneralSecurityException e) {
             throw new CryptoException("AES key rejected", e);
         }
@@ -105,7 +132,7 @@ public final class AesXts implements Destroyable {
     public void tinyKeystream(byte[] tweak, int tweakOff, byte[] out, int outOff) {
         checkAlive();
         encryptTweak(tweak, tweakOff);
-        ecb(dataEncrypt, tweakBlock, 0, out, outOff, BLOCK);
+        ecb(dataCipher(true), tweakBlock, 0, out, outOff, BLOCK);
     }
 
     private void crypt(boolean encrypt, byte[] tweak, int tweakOff, byte[] in, int inOff, byte[] out, int outOff, int len) {
@@ -119,7 +146,7 @@ public final class AesXts implements Destroyable {
         encryptTweak(tweak, tweakOff);
         // One mask per full block, plus one more for ciphertext stealing.
         fillMasks(fullBlocks + (tail == 0 ? 0 : 1));
-        Cipher cipher = encrypt ? dataEncrypt : dataDecrypt;
+        Cipher cipher = dataCipher(encrypt);
         // Blocks processed the plain way: all full blocks, except the last full one when stealing.
         int plainBlocks = tail == 0 ? fullBlocks : fullBlocks - 1;
         int plainBytes = plainBlocks * BLOCK;
