@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -31,16 +32,28 @@ final class ReadAhead {
     /** How long a waiting reader spins before it parks: a read-ahead about to end saves a wake-up. */
     private static final long SPIN_NANOS = 20_000;
     private static final AtomicInteger THREADS = new AtomicInteger();
+    /** One reader thread per core at most: more would only compete with the decrypting readers. */
+    private static final int READER_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
     /**
-     * Reader threads shared by every open file: started on demand, ended after a minute idle. Daemon
-     * threads; never interrupted (an interrupt during I/O would close the shared ciphertext channel).
+     * Reader threads shared by every open file, kept waiting on a queue (a hand-over wakes one; a
+     * pool that starts a thread whenever none is idle started one per read-ahead while the last was
+     * still returning, and made the first seconds of a stream slower than no read-ahead), ended
+     * after a minute idle. Daemon threads; never interrupted (an interrupt during I/O would close the
+     * shared ciphertext channel). A read-ahead still queued when its reader arrives is not waited
+     * for: the reader claims it and reads itself.
      */
-    private static final Executor READERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread t = new Thread(task, "coffer-reader-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    private static final Executor READERS = readers();
+
+    private static Executor readers() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(READER_THREADS, READER_THREADS, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread t = new Thread(task, "coffer-reader-" + THREADS.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     private final FileChannel channel;
     private final byte[][] buffers = new byte[2][];
@@ -75,6 +88,9 @@ final class ReadAhead {
             return null;
         }
         job = null;
+        if (j.claim()) {
+            return null; // still queued: reading now beats waiting for a reader thread
+        }
         j.await();
         if (j.complete && j.position == position && length <= j.length) {
             return j.buffer;
@@ -105,7 +121,9 @@ final class ReadAhead {
         Job j = job;
         if (j != null) {
             job = null;
-            j.await();
+            if (!j.claim()) {
+                j.await();
+            }
         }
     }
 
@@ -122,6 +140,8 @@ final class ReadAhead {
         final int length;
         /** Set before {@link #done}: whether all {@link #length} bytes were read. */
         boolean complete;
+        /** Taken by whoever comes first: the reader thread that runs it, or a reader that no longer wants it. */
+        private final AtomicBoolean claimed = new AtomicBoolean();
         private volatile boolean done;
         private volatile Thread waiter;
 
@@ -132,8 +152,16 @@ final class ReadAhead {
             this.length = length;
         }
 
+        /** True if this call claimed the job first: it has not started and never will. */
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
         @Override
         public void run() {
+            if (!claim()) {
+                return; // dropped before it started
+            }
             try {
                 ByteBuffer dst = ByteBuffer.wrap(buffer, 0, length);
                 long pos = position;

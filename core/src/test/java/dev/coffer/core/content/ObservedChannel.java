@@ -31,6 +31,20 @@ final class ObservedChannel extends FileChannel {
         return Thread.currentThread().getName().startsWith("coffer-reader-");
     }
 
+    /** Waits (up to 10 s) until an event starting with {@code prefix} has been recorded. */
+    void awaitEvent(String prefix) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            synchronized (events) {
+                if (events.stream().anyMatch(e -> e.startsWith(prefix))) {
+                    return;
+                }
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("no event " + prefix + " in " + events);
+    }
+
     long readAheads() {
         synchronized (events) {
             return events.stream().filter(e -> e.startsWith("ahead ")).count();
@@ -40,6 +54,7 @@ final class ObservedChannel extends FileChannel {
     @Override public int read(ByteBuffer dst, long position) throws IOException {
         boolean ahead = onReaderThread();
         if (ahead) {
+            events.add("ahead-start " + position);
             if (readAheadDelayMillis > 0) {
                 try {
                     Thread.sleep(readAheadDelayMillis);
