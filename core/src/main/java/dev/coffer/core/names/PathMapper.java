@@ -17,14 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safe.
  */
 public final class PathMapper {
-    private static final int DIR_CACHE_LIMIT = 20_000;
-
     private final Path dataDir;
     private final NameCipher names;
     private final LongNames longNames;
-    private final Map<String, CiphertextDirectory> dirCache = new ConcurrentHashMap<>();
-    /** Bumped by every invalidation: a resolution that saw an older value must not fill the cache. */
-    private long cacheGeneration;
+    private final CiphertextDirectory root;
+    private final FolderCache folders;
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
 
@@ -32,6 +29,8 @@ public final class PathMapper {
         this.dataDir = dataDir;
         this.names = names;
         this.longNames = longNames;
+        this.root = new CiphertextDirectory("", storageOf(""), Set.of());
+        this.folders = new FolderCache(root);
     }
 
     public NameCipher names() {
@@ -39,7 +38,7 @@ public final class PathMapper {
     }
 
     public CiphertextDirectory root() {
-        return new CiphertextDirectory("", storageOf(""), Set.of());
+        return root;
     }
 
     public Path storageOf(String dirId) {
@@ -107,34 +106,30 @@ public final class PathMapper {
 
     /**
      * The folder at the cleartext path made of {@code nfcComponents}, following {@code dir.c9r}
-     * pointers from the root. Cached; {@link #invalidate} drops a moved or deleted subtree.
+     * pointers from the deepest cached folder on the way. Cached; {@link #invalidate} drops a moved
+     * or deleted subtree.
      */
     public CiphertextDirectory directory(List<String> nfcComponents) throws IOException {
-        String key = String.join("/", nfcComponents);
-        CiphertextDirectory cached = dirCache.get(key);
-        if (cached != null) {
-            return cached;
+        FolderCache.Deepest cached = folders.deepest(nfcComponents);
+        if (cached.depth() == nfcComponents.size()) {
+            return cached.dir();
         }
-        long generation;
-        synchronized (dirCache) {
-            generation = cacheGeneration;
-        }
-        CiphertextDirectory dir = root();
-        StringBuilder path = new StringBuilder();
-        for (String component : nfcComponents) {
-            path.append('/').append(component);
-            dir = child(dir, component, path.toString());
-        }
-        synchronized (dirCache) {
+        long generation = folders.generation();
+        CiphertextDirectory dir = cached.dir();
+        FolderCache.Node node = cached.node();
+        for (int i = cached.depth(); i < nfcComponents.size(); i++) {
+            String component = nfcComponents.get(i);
+            dir = child(dir, component, "/" + String.join("/", nfcComponents.subList(0, i + 1)));
             // A folder moved or deleted while we resolved: our answer may be stale, so do not keep it.
-            if (generation == cacheGeneration) {
-                if (dirCache.size() >= DIR_CACHE_LIMIT) {
-                    dirCache.clear();
-                }
-                dirCache.put(key, dir);
-            }
+            node = folders.put(node, component, dir, generation);
         }
         return dir;
+    }
+
+    /** The folder at {@code nfcComponents} if the cache holds it, else null (nothing is read). */
+    public CiphertextDirectory cachedDirectory(List<String> nfcComponents) {
+        FolderCache.Deepest cached = folders.deepest(nfcComponents);
+        return cached.depth() == nfcComponents.size() ? cached.dir() : null;
     }
 
     /** Follows the {@code dir.c9r} of child {@code name}; refuses files, damaged pointers and loops. */
@@ -164,22 +159,11 @@ public final class PathMapper {
 
     /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
     public void invalidate(List<String> nfcComponents) {
-        String key = String.join("/", nfcComponents);
-        synchronized (dirCache) {
-            cacheGeneration++;
-            if (key.isEmpty()) {
-                dirCache.clear();
-            } else {
-                dirCache.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "/"));
-            }
-        }
+        folders.invalidate(nfcComponents);
     }
 
     public void clearCaches() {
-        synchronized (dirCache) {
-            cacheGeneration++;
-            dirCache.clear();
-        }
+        folders.clear();
         aliases.clear();
     }
 
