@@ -2,6 +2,7 @@ package dev.coffer.core.nio;
 
 import dev.coffer.core.content.OpenFile;
 import dev.coffer.core.content.SectorLayout;
+import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.PathMapper;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class AttributeReader {
 
     CofferAttributes read(Located l) throws IOException {
         if (l.isRoot()) {
-            return ofDirectory(mapper.root().storage(), l);
+            return ofDirectory(l, mapper.root().storage());
         }
         Entry e = l.entry();
         switch (e.type()) {
@@ -48,19 +49,37 @@ final class AttributeReader {
                 return new CofferAttributes(CofferAttributes.Kind.SYMLINK, size, ct, null);
             }
             default -> {
-                return ofDirectory(folderCarrier(l), l);
+                return ofDirectory(l, storageOf(l));
             }
         }
     }
 
-    private CofferAttributes ofDirectory(Path storage, Located l) throws IOException {
-        BasicFileAttributes ct;
+    /**
+     * A folder's attributes: its storage folder's (one stat), or its entry folder's when the storage
+     * folder is missing (a damaged pointer still lists, so it must stat).
+     */
+    private CofferAttributes ofDirectory(Located l, Path storage) throws IOException {
+        BasicFileAttributes ct = null;
         try {
             ct = ciphertext(storage);
         } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(l.display());
+            // handled below
+        }
+        if (ct == null || !ct.isDirectory()) {
+            if (l.isRoot()) {
+                throw new NoSuchFileException(l.display());
+            }
+            ct = l.entryAttributes() != null && l.entryAttributes().isDirectory() ? l.entryAttributes() : entryFolder(l);
         }
         return new CofferAttributes(CofferAttributes.Kind.DIRECTORY, ct.size(), ct, posixOrNull(ct));
+    }
+
+    private BasicFileAttributes entryFolder(Located l) throws IOException {
+        try {
+            return ciphertext(l.entry().entryPath());
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(l.display());
+        }
     }
 
     /**
@@ -95,11 +114,20 @@ final class AttributeReader {
     }
 
     /**
-     * A folder's storage folder (from the mapper's path cache, so a stat does not re-read
-     * {@code dir.c9r}), or its entry folder when the storage folder is missing (damaged pointer).
+     * A folder's storage folder (from the mapper's path cache, so that {@code dir.c9r} is not read
+     * again), or its entry folder when the storage folder is missing (damaged pointer).
      */
     private Path folderCarrier(Located l) throws IOException {
-        Path storage = mapper.directory(l.path().nfcNames()).storage();
+        Path storage = storageOf(l);
         return Files.isDirectory(storage) ? storage : l.entry().entryPath();
+    }
+
+    /**
+     * The storage folder of a located folder: from the mapper's path cache, else from the entry's
+     * {@code dir.c9r} (one read, rather than resolving the whole path again).
+     */
+    private Path storageOf(Located l) throws IOException {
+        CiphertextDirectory cached = mapper.cachedDirectory(l.path().nfcNames());
+        return (cached != null ? cached : mapper.open(l.entry(), l.display())).storage();
     }
 }
