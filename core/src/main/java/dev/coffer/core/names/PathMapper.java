@@ -58,7 +58,7 @@ public final class PathMapper {
      * says readers skip it; its slot stays occupied, so creating that name still fails.
      */
     public Entry lookup(Slot slot, String cleartextPath) throws IOException {
-        Found found = lookup(slot, cleartextPath, BasicFileAttributes.class);
+        Found found = lookup(slot, BasicFileAttributes.class);
         return found == null ? null : found.entry();
     }
 
@@ -66,7 +66,7 @@ public final class PathMapper {
      * Like {@link #lookup(Slot, String)}, and hands on the attributes (of {@code attributeType}) it
      * read of the entry's on-disk item to find its type: a stat after a lookup needs no second read.
      */
-    public Found lookup(Slot slot, String cleartextPath, Class<? extends BasicFileAttributes> attributeType) throws IOException {
+    public Found lookup(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);

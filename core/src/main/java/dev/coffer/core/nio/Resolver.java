@@ -40,7 +40,7 @@ final class Resolver {
         }
         CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
         Slot slot = mapper.slot(parent, names.get(names.size() - 1));
-        Found found = mapper.lookup(slot, abs.toString(), attributeType);
+        Found found = mapper.lookup(slot, attributeType);
         return found == null ? new Located(abs, parent, slot, null) : new Located(abs, parent, slot, found.entry(), found.entryAttributes());
     }
 
