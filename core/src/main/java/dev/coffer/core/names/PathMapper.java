@@ -1,6 +1,7 @@
 package dev.coffer.core.names;
 
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -94,7 +95,8 @@ public final class PathMapper {
             if (t == EntryType.FILE && !shortened) {
                 continue;
             }
-            if (Files.isRegularFile(entryPath.resolve(t.payloadName()), LinkOption.NOFOLLOW_LINKS)) {
+            // Once a payload is found, the others are expected absent: probe them the cheap way.
+            if (isRegularFile(entryPath.resolve(t.payloadName()), found != null)) {
                 if (found != null) {
                     return null;
                 }
@@ -102,6 +104,20 @@ public final class PathMapper {
             }
         }
         return found;
+    }
+
+    /**
+     * True if {@code p} itself (not a link's target) is a regular file. When it is {@code
+     * probablyAbsent} and on the default file system, java.io asks first: its stat reports a missing
+     * file without an exception, where NIO's throws one and fills its stack trace (on JDK 17 the
+     * largest single cost of a folder's lookup, whose {@code symlink.c9r} is always missing). Its stat
+     * follows links, so it can only say no; a yes is checked without following.
+     */
+    static boolean isRegularFile(Path p, boolean probablyAbsent) {
+        if (probablyAbsent && p.getFileSystem() == FileSystems.getDefault() && !p.toFile().isFile()) {
+            return false;
+        }
+        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
