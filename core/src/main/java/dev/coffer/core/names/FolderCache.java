@@ -81,12 +81,15 @@ final class FolderCache {
                 clearLocked();
                 return null;
             }
-            Node added = new Node(child);
-            Node existing = parent.children.putIfAbsent(name, added);
-            if (existing != null) {
+            Node existing = parent.children.get(name);
+            if (existing != null && existing.dir.equals(child)) {
                 return existing;
             }
-            size++;
+            // New, or a fresh read found another folder there (dir.c9r changed underneath): the
+            // old one and what was cached below it are stale.
+            Node added = new Node(child);
+            parent.children.put(name, added);
+            size += 1 - (existing == null ? 0 : count(existing));
             return added;
         }
     }

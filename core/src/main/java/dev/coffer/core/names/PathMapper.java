@@ -173,6 +173,29 @@ public final class PathMapper {
         return child;
     }
 
+    /** The count of cache invalidations so far: taken before a lookup whose folder {@link #open} may cache. */
+    public long cacheGeneration() {
+        return folders.generation();
+    }
+
+    /**
+     * Like {@link #open(Entry, String)} (a fresh read of {@code dir.c9r}), and caches the folder as
+     * the one at {@code nfcComponents} when the entry was found in the folder cached for its parent
+     * path and nothing was moved or deleted since {@code generation} (taken before the entry's lookup;
+     * -1 caches nothing). Later lookups below it then start from it instead of resolving it again.
+     */
+    public CiphertextDirectory open(Entry e, String cleartextPath, List<String> nfcComponents, long generation) throws IOException {
+        CiphertextDirectory dir = open(e, cleartextPath);
+        int n = nfcComponents.size();
+        if (generation >= 0 && n > 0) {
+            FolderCache.Deepest parent = folders.deepest(nfcComponents.subList(0, n - 1));
+            if (parent.depth() == n - 1 && parent.dir().dirId().equals(e.parent().dirId())) {
+                folders.put(parent.node(), nfcComponents.get(n - 1), dir, generation);
+            }
+        }
+        return dir;
+    }
+
     /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
     public void invalidate(List<String> nfcComponents) {
         folders.invalidate(nfcComponents);

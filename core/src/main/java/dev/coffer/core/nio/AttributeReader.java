@@ -124,10 +124,10 @@ final class AttributeReader {
 
     /**
      * The storage folder of a located folder: from the mapper's path cache, else from the entry's
-     * {@code dir.c9r} (one read, rather than resolving the whole path again).
+     * {@code dir.c9r} (one read, rather than resolving the whole path again), which the cache then keeps.
      */
     private Path storageOf(Located l) throws IOException {
         CiphertextDirectory cached = mapper.cachedDirectory(l.path().nfcNames());
-        return (cached != null ? cached : mapper.open(l.entry(), l.display())).storage();
+        return (cached != null ? cached : mapper.open(l.entry(), l.display(), l.path().nfcNames(), l.cacheGeneration())).storage();
     }
 }

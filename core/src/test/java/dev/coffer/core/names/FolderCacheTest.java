@@ -54,6 +54,19 @@ class FolderCacheTest {
     }
 
     @Test
+    void aFreshReadThatFindsAnotherFolderReplacesTheStaleOneAndItsSubtree() {
+        FolderCache cache = abc();
+        long g = cache.generation();
+        FolderCache.Node a = cache.deepest(List.of("a")).node();
+        assertThat(cache.put(a, "b", dir("B"), g)).as("the same folder again").isSameAs(cache.deepest(List.of("a", "b")).node());
+        assertThat(cache.size()).isEqualTo(4);
+        cache.put(a, "b", dir("B2"), g);
+        assertThat(cache.deepest(List.of("a", "b", "c")).depth()).isEqualTo(2);
+        assertThat(cache.deepest(List.of("a", "b")).dir().dirId()).isEqualTo("B2");
+        assertThat(cache.size()).isEqualTo(3);
+    }
+
+    @Test
     void aResolutionThatStartedBeforeAnInvalidationStoresNothing() {
         FolderCache cache = new FolderCache(ROOT);
         long before = cache.generation();
