@@ -35,7 +35,8 @@ final class FolderCache {
     private final Object lock = new Object();
     private final CiphertextDirectory rootDir;
     private volatile Node root;
-    private long generation;
+    /** Written under {@code lock}; read without it on every lookup ({@link #generation}). */
+    private volatile long generation;
     private int size;
 
     FolderCache(CiphertextDirectory rootDir) {
@@ -43,11 +44,9 @@ final class FolderCache {
         this.root = new Node(rootDir);
     }
 
-    /** The count of invalidations so far; see {@link #put}. */
+    /** The count of invalidations so far; see {@link #put}. No lock: every lookup asks. */
     long generation() {
-        synchronized (lock) {
-            return generation;
-        }
+        return generation;
     }
 
     /** The deepest cached folder along {@code nfcComponents} (the root if none below it is cached). */
@@ -77,7 +76,7 @@ final class FolderCache {
                 return null;
             }
             if (size >= LIMIT) {
-                generation++; // the caller's nodes are no longer in the tree: it must not add below them
+                this.generation++; // the caller's nodes are no longer in the tree: it must not add below them
                 clearLocked();
                 return null;
             }

@@ -88,6 +88,9 @@ class FolderCacheTest {
         }
         assertThat(cache.put(root, "one more", dir("M"), g)).isNull();
         assertThat(cache.size()).isZero();
+        assertThat(cache.generation()).as("a resolution under way must not add below the dropped nodes").isNotEqualTo(g);
+        assertThat(cache.put(root, "late", dir("L"), g)).isNull();
+        assertThat(cache.size()).isZero();
         assertThat(cache.deepest(List.of("f1")).depth()).isZero();
     }
 }
