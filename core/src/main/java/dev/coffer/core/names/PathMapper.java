@@ -126,11 +126,11 @@ public final class PathMapper {
      * or deleted subtree.
      */
     public CiphertextDirectory directory(List<String> nfcComponents) throws IOException {
+        long generation = folders.generation(); // before reading the cache: a move since then stores nothing
         FolderCache.Deepest cached = folders.deepest(nfcComponents);
         if (cached.depth() == nfcComponents.size()) {
             return cached.dir();
         }
-        long generation = folders.generation();
         CiphertextDirectory dir = cached.dir();
         FolderCache.Node node = cached.node();
         for (int i = cached.depth(); i < nfcComponents.size(); i++) {
