@@ -173,19 +173,20 @@ public final class PathMapper {
         return child;
     }
 
-    /** The count of cache invalidations so far: taken before a lookup whose folder {@link #open} may cache. */
+    /** The count of cache invalidations so far: taken before a lookup whose folder may be {@link #remember}ed. */
     public long cacheGeneration() {
         return folders.generation();
     }
 
     /**
-     * Like {@link #open(Entry, String)} (a fresh read of {@code dir.c9r}), and caches the folder as
-     * the one at {@code nfcComponents} when the entry was found in the folder cached for its parent
-     * path and nothing was moved or deleted since {@code generation} (taken before the entry's lookup;
-     * -1 caches nothing). Later lookups below it then start from it instead of resolving it again.
+     * Caches {@code dir}, just read from the {@code dir.c9r} of {@code e} (see {@link #open}) and
+     * found in use (its storage folder listed or stat-ed), as the folder at {@code nfcComponents}:
+     * only if the entry was found in the folder cached for its parent path and nothing was moved or
+     * deleted since {@code generation} (taken before the entry's lookup; -1 caches nothing). Later
+     * lookups below it then start from it instead of resolving it again; a folder cached there
+     * before with another ID (repointed underneath) is replaced, with what was cached below it.
      */
-    public CiphertextDirectory open(Entry e, String cleartextPath, List<String> nfcComponents, long generation) throws IOException {
-        CiphertextDirectory dir = open(e, cleartextPath);
+    public void remember(List<String> nfcComponents, Entry e, CiphertextDirectory dir, long generation) {
         int n = nfcComponents.size();
         if (generation >= 0 && n > 0) {
             FolderCache.Deepest parent = folders.deepest(nfcComponents.subList(0, n - 1));
@@ -193,7 +194,6 @@ public final class PathMapper {
                 folders.put(parent.node(), nfcComponents.get(n - 1), dir, generation);
             }
         }
-        return dir;
     }
 
     /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */

@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.util.List;
 
 /**
  * Reads a cleartext entry's attributes without reading file contents: the cleartext size comes
@@ -32,7 +33,7 @@ final class AttributeReader {
 
     CofferAttributes read(Located l) throws IOException {
         if (l.isRoot()) {
-            return ofDirectory(l, mapper.root().storage());
+            return ofDirectory(l, storageAttributes(mapper.root().storage()));
         }
         Entry e = l.entry();
         switch (e.type()) {
@@ -49,23 +50,35 @@ final class AttributeReader {
                 return new CofferAttributes(CofferAttributes.Kind.SYMLINK, size, ct, null);
             }
             default -> {
-                return ofDirectory(l, storageOf(l));
+                List<String> names = l.path().nfcNames();
+                CiphertextDirectory cached = mapper.cachedDirectory(names);
+                CiphertextDirectory dir = cached != null ? cached : mapper.open(e, l.display());
+                BasicFileAttributes storage = storageAttributes(dir.storage());
+                if (cached == null && storage != null) {
+                    mapper.remember(names, e, dir, l.cacheGeneration()); // read afresh, its storage folder is there
+                }
+                return ofDirectory(l, storage);
             }
         }
     }
 
-    /**
-     * A folder's attributes: its storage folder's (one stat), or its entry folder's when the storage
-     * folder is missing (a damaged pointer still lists, so it must stat).
-     */
-    private CofferAttributes ofDirectory(Located l, Path storage) throws IOException {
-        BasicFileAttributes ct = null;
+    /** A storage folder's attributes (one stat), or null if it is missing or no folder. */
+    private BasicFileAttributes storageAttributes(Path storage) throws IOException {
         try {
-            ct = ciphertext(storage);
+            BasicFileAttributes ct = ciphertext(storage);
+            return ct.isDirectory() ? ct : null;
         } catch (NoSuchFileException e) {
-            // handled below
+            return null;
         }
-        if (ct == null || !ct.isDirectory()) {
+    }
+
+    /**
+     * A folder's attributes: its storage folder's, or its entry folder's when the storage folder is
+     * missing (a damaged pointer still lists, so it must stat).
+     */
+    private CofferAttributes ofDirectory(Located l, BasicFileAttributes storage) throws IOException {
+        BasicFileAttributes ct = storage;
+        if (ct == null) {
             if (l.isRoot()) {
                 throw new NoSuchFileException(l.display());
             }
@@ -122,12 +135,9 @@ final class AttributeReader {
         return Files.isDirectory(storage) ? storage : l.entry().entryPath();
     }
 
-    /**
-     * The storage folder of a located folder: from the mapper's path cache, else from the entry's
-     * {@code dir.c9r} (one read, rather than resolving the whole path again), which the cache then keeps.
-     */
+    /** The storage folder of a located folder: from the mapper's path cache, else from its {@code dir.c9r}. */
     private Path storageOf(Located l) throws IOException {
         CiphertextDirectory cached = mapper.cachedDirectory(l.path().nfcNames());
-        return (cached != null ? cached : mapper.open(l.entry(), l.display(), l.path().nfcNames(), l.cacheGeneration())).storage();
+        return (cached != null ? cached : mapper.open(l.entry(), l.display())).storage();
     }
 }

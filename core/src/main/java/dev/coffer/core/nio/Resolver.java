@@ -121,6 +121,6 @@ final class Resolver {
         if (e.type() != EntryType.DIRECTORY) {
             throw new java.nio.file.NotDirectoryException(l.display());
         }
-        return mapper.open(e, l.display(), l.path().nfcNames(), l.cacheGeneration());
+        return mapper.open(e, l.display());
     }
 }
