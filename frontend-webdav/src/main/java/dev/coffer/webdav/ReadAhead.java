@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ReadAhead implements AutoCloseable {
     static final int CHUNK = 256 << 10;
+    static final String WORKERS_PROPERTY = "coffer.webdav.readAheadWorkers";
     private final int chunk;
     /** Chunks in flight per request: enough that a worker and the request thread each find one to read while others wait to be written. */
     private final int depth;
@@ -52,7 +53,11 @@ final class ReadAhead implements AutoCloseable {
         this.depth = 2 * (workers + 1);
     }
 
+    /** Null for no workers: the request thread then reads every chunk itself. */
     private static ExecutorService newPool(int workers) {
+        if (workers == 0) {
+            return null;
+        }
         AtomicInteger n = new AtomicInteger();
         return Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "coffer-webdav-readahead-" + n.incrementAndGet());
@@ -61,9 +66,13 @@ final class ReadAhead implements AutoCloseable {
         });
     }
 
-    /** One worker per core besides the request thread, which reads too (at least one). */
+    /**
+     * One worker per core besides the request thread, which reads too; or as many as the system
+     * property {@value #WORKERS_PROPERTY} says (0: the request thread alone, for A/B measurements).
+     */
     static ReadAhead perCore() {
-        return new ReadAhead(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+        int workers = Integer.getInteger(WORKERS_PROPERTY, Runtime.getRuntime().availableProcessors() - 1);
+        return new ReadAhead(Math.max(0, workers));
     }
 
     /** Writes {@code length} bytes of {@code ch} from {@code position} to {@code out}. */
@@ -112,6 +121,9 @@ final class ReadAhead implements AutoCloseable {
     private Chunk submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
         byte[] buf = free.isEmpty() ? new byte[chunk] : free.pop();
         Chunk c = new Chunk(ch, from, buf, (int) Math.min(chunk, end - from));
+        if (pool == null) {
+            return c; // the request thread reads it
+        }
         try {
             pool.execute(c);
         } catch (RejectedExecutionException e) {
@@ -152,7 +164,9 @@ final class ReadAhead implements AutoCloseable {
      */
     @Override
     public void close() {
-        pool.shutdown();
+        if (pool != null) {
+            pool.shutdown();
+        }
     }
 
     /**

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at and across chunk boundaries come out byte for byte, through the class and through GET with
  * Range; a client that goes away mid-copy ends the copy with its error and leaves the workers
  * serving the next one; with its workers stuck elsewhere the request thread reads every chunk
- * itself; a file that shrinks under the copy is an error, not short content.
+ * itself, as it does with no workers; a file that shrinks under the copy is an error, not short content.
  */
 class ReadAheadTest {
     private static final int CHUNK = ReadAhead.CHUNK;
@@ -120,6 +120,15 @@ class ReadAheadTest {
             release.countDown();
         }
         assertThat(stuck.awaitTermination(10, TimeUnit.SECONDS)).isTrue(); // the queued chunks were no-ops
+    }
+
+    @Test
+    void withoutWorkersTheRequestThreadReadsAlone() throws IOException {
+        try (ReadAhead alone = new ReadAhead(0); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            alone.copy(ch, CHUNK + 1, content.length - CHUNK - 2, out);
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(content, CHUNK + 1, content.length - 1));
+        }
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
