@@ -37,39 +37,36 @@ echo "# $(date -u +%FT%TZ) $COMBO, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 perf record -F 999 -g -a -o "$O/get.data" -- curl -sf -o /dev/null -w 'GET %{time_total} s\n' "${URL}big.bin" 2> "$O/perf.log"
 jcmd "$P" Compiler.perfmap > /dev/null
 perf report -i "$O/get.data" --children --pid "$P" --sort sym -g none 2> /dev/null > "$O/children.txt"
-perf report -i "$O/get.data" --no-children --sort pid -g none 2> /dev/null > "$O/threads.txt"
 python3 - "$O/get.data" "$O/children.txt" "$P" <<'PY'
-import os, re, subprocess, sys
+import re, subprocess, sys
 data, children, pid = sys.argv[1], sys.argv[2], sys.argv[3]
-out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "pid", "-g", "none", "--stdio",
-                      "--show-nr-samples"], capture_output=True, text=True).stdout
-total = server = 0
-for line in out.splitlines():
-    m = re.match(r"\s*([\d.]+)%\s+(\d+)\s+(\d+):", line)
-    if m:
-        total += int(m.group(2))
-        # threads of the server: perf lists them by thread id; their group is the server's pid
-        if os.path.exists("/proc/%s/task/%s" % (pid, m.group(3))):
-            server += int(m.group(2))
-rows = {}
+# perf script prints "COMM PID" per sample (a thread's name may contain spaces)
+samples = [line.rsplit(None, 1) for line in subprocess.run(["perf", "script", "-i", data, "-F", "comm,pid"],
+                                                             capture_output=True, text=True).stdout.splitlines()]
+total = len(samples)
+threads = [comm.strip() for comm, p in samples if p == pid]
+server = len(threads)
+rows = []
 for line in open(children):
     m = re.match(r"\s*([\d.]+)%\s+[\d.]+%\s+\[.\]\s+(.*)", line)
     if m:
-        rows.setdefault(m.group(2).strip(), float(m.group(1)))
-def share(pattern):
-    return max([v for k, v in rows.items() if re.search(pattern, k)] or [0.0])
-hz, pct_per_sample = 999.0, 100.0 / total
-whole = server * pct_per_sample
+        rows.append((m.group(2).strip(), float(m.group(1))))
+def share(pattern):  # a method compiled more than once has a row per version
+    return sum(v for k, v in rows if re.search(pattern, k)) / 100 * total
+def by_thread(prefix):
+    return sum(1 for t in threads if t.startswith(prefix))
 parts = [
-    ("vault read (OpenFile.read)", share(r"OpenFile\.read\(java\.nio\.ByteBuffer, long\)")),
+    ("vault read (OpenFile.read)", share(r"OpenFile\.read\(java\.nio\.ByteBuffer, long\)$")),
     ("  HMAC-SHA256 (UnitCryptor.tag)", share(r"UnitCryptor\.tag\(")),
     ("  AES-XTS (AesXts.crypt)", share(r"AesXts\.crypt\(")),
-    ("  ciphertext pread (FileChannelImpl.read)", share(r"FileChannelImpl\.read\(java\.nio\.ByteBuffer, long\)")),
+    ("  ciphertext pread (FileChannelImpl.read)", share(r"FileChannelImpl\.read\(java\.nio\.ByteBuffer, long\)$")),
     ("socket writes (SocketChannelImpl.write)", share(r"SocketChannelImpl\.write\(")),
-    ("  heap -> direct copy (ByteBuffer.put)", share(r"IOUtil\.write\(.*") - share(r"FileDispatcherImpl\.writev0")),
-    ("JIT compiler threads", share(r"CompileBroker::compiler_thread_loop")),
+    ("JDK heap<->direct copies (ByteBuffer.putBuffer)", share(r"ByteBuffer\.putBuffer\(")),
+    ("JIT compiler threads", by_thread("C1 Compiler") + by_thread("C2 Compiler")),
+    ("GC threads", by_thread("GC Thread") + by_thread("G1 ")),
 ]
+hz = 999.0
 print("samples: %d in all, %d in the server (pid %s) = %.2f CPU-s" % (total, server, pid, server / hz))
-for name, pct in parts:
-    print("%-44s %5.1f %% of the server, %.2f CPU-s" % (name, 100 * pct / whole if whole else 0, pct / pct_per_sample / hz))
+for name, n in parts:
+    print("%-48s %5.1f %% of the server, %.2f CPU-s" % (name, 100 * n / server if server else 0, n / hz))
 PY
