@@ -7,6 +7,8 @@
 #
 #   frontend-webdav/bench/get-ab.sh ROUNDS 'NAME=LAUNCHER [JVM options]' ...
 #   COMBO=SIV_XTS ...             the vaults' content mode (default SIV_XTSHMAC)
+#   IDLE_MIN=80 ...               before each round, wait until the CPUs were at least 80 % idle
+#                                 for a second (on a shared machine: measure in its quiet moments)
 #
 # e.g. ReadAhead's workers against the request thread alone, in one build:
 #   frontend-webdav/bench/get-ab.sh 9 'ra=app/target/coffer' 'alone=app/target/coffer -Dcoffer.webdav.readAheadWorkers=0'
@@ -43,7 +45,14 @@ cpu() { # pid -> user+system CPU seconds so far
   awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"
 }
 echo "# $(date -u +%FT%TZ) $COMBO, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+idle() { # percent of CPU time idle over the next second
+  vmstat 1 2 | tail -1 | awk '{print $15}'
+}
 for r in $(seq 1 "$ROUNDS"); do
+  if [ -n "${IDLE_MIN:-}" ]; then
+    until i=$(idle); [ "$i" -ge "$IDLE_MIN" ]; do :; done
+    echo "# round $r: the CPUs were $i % idle the second before" >&2
+  fi
   for i in "${!NAMES[@]}"; do
     name=${NAMES[$(( (i + r) % ${#NAMES[@]} ))]}
     c0=$(cpu "${SPID[$name]}")
