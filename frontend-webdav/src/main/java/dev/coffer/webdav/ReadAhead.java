@@ -16,13 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Sends a region of a file to a client with the reading spread over the cores: the region is cut
- * into chunks, queued in order for a small pool of workers, which read them through the channel's
- * positional read (in a vault every read decrypts and authenticates, and the vault lets readers of
- * one file run in parallel). The request thread writes the chunks to the socket in order and, while
- * the next one to write is not ready, reads the first chunk that no worker has started yet instead
- * of waiting. So with one worker per core but one, every core decrypts and the request thread's
- * socket writes fit in between; on a machine whose cores are all busy the copy degrades to a plain
- * sequential one in the request thread instead of waiting for workers to be scheduled. Chunks are
+ * into chunks, queued in order for a pool of one worker per core, which read them through the
+ * channel's positional read (in a vault every read decrypts and authenticates, and the vault lets
+ * readers of one file run in parallel). The request thread writes the chunks to the socket in
+ * order; it reads the next one itself only when no worker has started it, so on a machine whose
+ * cores are all busy the copy degrades to a plain sequential one instead of waiting for workers to
+ * be scheduled. It helps with no other chunk: where decrypting is cheap (SIV_XTS) that would delay
+ * the socket writes, which then bound the copy (docs/webdav.md, "GET"). Chunks are
  * 256 KiB (64 of the vault's 4 KiB content units) in heap arrays that the vault decrypts into
  * directly and the servlet writes without another copy; at most {@code 2 * (workers + 1)} chunks per
  * request are in flight, and their buffers are reused.
@@ -34,7 +34,7 @@ final class ReadAhead implements AutoCloseable {
     static final int CHUNK = 256 << 10;
     static final String WORKERS_PROPERTY = "coffer.webdav.readAheadWorkers";
     private final int chunk;
-    /** Chunks in flight per request: enough that a worker and the request thread each find one to read while others wait to be written. */
+    /** Chunks in flight per request: enough that every worker finds one to read while others wait to be written. */
     private final int depth;
     private final ExecutorService pool;
 
@@ -67,11 +67,11 @@ final class ReadAhead implements AutoCloseable {
     }
 
     /**
-     * One worker per core besides the request thread, which reads too; or as many as the system
-     * property {@value #WORKERS_PROPERTY} says (0: the request thread alone, for A/B measurements).
+     * One worker per core (the request thread mostly writes); or as many as the system property
+     * {@value #WORKERS_PROPERTY} says (0: the request thread alone, for A/B measurements).
      */
     static ReadAhead perCore() {
-        int workers = Integer.getInteger(WORKERS_PROPERTY, Runtime.getRuntime().availableProcessors() - 1);
+        int workers = Integer.getInteger(WORKERS_PROPERTY, Runtime.getRuntime().availableProcessors());
         return new ReadAhead(Math.max(0, workers));
     }
 
@@ -91,10 +91,8 @@ final class ReadAhead implements AutoCloseable {
                 next += chunk;
             }
             while (!inFlight.isEmpty()) {
-                if (!inFlight.peek().isDone() && readOneNobodyStarted(inFlight)) {
-                    continue; // the chunk to write may be ready now
-                }
                 Chunk head = inFlight.poll();
+                head.claimAndRead(); // reads it here unless a worker has started it (then this returns at once)
                 out.write(head.await(), 0, head.length);
                 free.push(head.buffer);
                 if (next < end) {
@@ -106,16 +104,6 @@ final class ReadAhead implements AutoCloseable {
             // The client went away or a read failed: what nobody has started is not needed.
             inFlight.forEach(Chunk::cancel);
         }
-    }
-
-    /** Reads the first chunk in flight that no worker has started, in this thread; false if there is none. */
-    private static boolean readOneNobodyStarted(ArrayDeque<Chunk> inFlight) {
-        for (Chunk c : inFlight) {
-            if (c.claimAndRead()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private Chunk submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
@@ -171,7 +159,7 @@ final class ReadAhead implements AutoCloseable {
 
     /**
      * One chunk of a copy: read exactly once, by whichever thread claims it first (a worker, or the
-     * request thread helping), or never when cancelled first. Its outcome is published by the latch.
+     * request thread when it needs the chunk next), or never when cancelled first. Its outcome is published by the latch.
      */
     private static final class Chunk implements Runnable {
         private final FileChannel channel;
@@ -207,10 +195,6 @@ final class ReadAhead implements AutoCloseable {
                 done.countDown();
             }
             return true;
-        }
-
-        boolean isDone() {
-            return done.getCount() == 0;
         }
 
         /** Makes sure nobody starts it; a read already running finishes and is ignored. */
