@@ -13,6 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ReadAhead} on a real vault file of several chunks: regions starting and ending inside,
  * at and across chunk boundaries come out byte for byte, through the class and through GET with
  * Range; a client that goes away mid-copy ends the copy with its error and leaves the workers
- * serving the next one; a file that shrinks under the copy is an error, not short content.
+ * serving the next one; with its workers stuck elsewhere the request thread reads every chunk
+ * itself, as it does with no workers; a file that shrinks under the copy is an error, not short content.
  */
 class ReadAheadTest {
     private static final int CHUNK = ReadAhead.CHUNK;
@@ -99,6 +104,38 @@ class ReadAheadTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             readAhead.copy(ch, 0, content.length, out);
             assertThat(out.toByteArray()).isEqualTo(content);
+        }
+    }
+
+    @Test
+    void workersThatNeverRunLeaveEveryChunkToTheRequestThread() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService stuck = Executors.newSingleThreadExecutor();
+        stuck.execute(() -> awaitQuietly(release)); // the one worker is busy elsewhere for the whole copy
+        try (ReadAhead alone = new ReadAhead(stuck, 1, CHUNK); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            alone.copy(ch, 3, content.length - 3, out);
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 3, content.length));
+        } finally {
+            release.countDown();
+        }
+        assertThat(stuck.awaitTermination(10, TimeUnit.SECONDS)).isTrue(); // the queued chunks were no-ops
+    }
+
+    @Test
+    void withoutWorkersTheRequestThreadReadsAlone() throws IOException {
+        try (ReadAhead alone = new ReadAhead(0); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            alone.copy(ch, CHUNK + 1, content.length - CHUNK - 2, out);
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(content, CHUNK + 1, content.length - 1));
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
