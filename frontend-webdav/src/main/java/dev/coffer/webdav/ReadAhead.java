@@ -101,8 +101,10 @@ final class ReadAhead implements AutoCloseable {
                 }
             }
         } finally {
-            // The client went away or a read failed: what nobody has started is not needed.
+            // The client went away or a read failed: what nobody has started is not needed, and what a
+            // worker is reading is waited for, so no read outlives this call (the caller closes the channel).
             inFlight.forEach(Chunk::cancel);
+            inFlight.forEach(Chunk::awaitQuietly);
         }
     }
 
@@ -202,6 +204,22 @@ final class ReadAhead implements AutoCloseable {
             if (claimed.compareAndSet(false, true)) {
                 failure = new IOException("read ahead was cancelled");
                 done.countDown();
+            }
+        }
+
+        /** Waits until it is read or cancelled, ignoring its outcome (a copy that is ending anyway). */
+        void awaitQuietly() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
 

@@ -62,10 +62,17 @@ public final class WebDavMounter implements Mounter {
             try {
                 os = OsMount.mount(server);
             } catch (IOException e) {
-                LOG.info("the WebDAV drive is only a URL: {}", e.getMessage());
+                // The message may name the URL; its secret segment is the drive's only key: never in the log.
+                LOG.info("the WebDAV drive is only a URL: {}", withoutSecret(String.valueOf(e.getMessage()), server.url()));
             }
         }
         return new WebDavDrive(server, os);
+    }
+
+    /** {@code message} with the secret path segment of {@code url} replaced by {@code SECRET}. */
+    static String withoutSecret(String message, String url) {
+        String secret = URI.create(url).getPath().replace("/", "");
+        return secret.isEmpty() ? message : message.replace(secret, "SECRET");
     }
 
     /** A running server, maybe mounted by the OS. */

@@ -64,6 +64,11 @@ public final class OpenFile implements java.io.Closeable {
     private final UnitBuffers buffers;
     /** Read-ahead for the read that holds {@link #cryptor}: used under {@link #ownCryptorBusy} or the write lock. */
     private final ReadAhead readAhead;
+
+    /** Whether the read-ahead holds batch buffers (for tests: a file read to its end holds none). */
+    boolean holdsReadAheadBuffers() {
+        return readAhead.holdsBuffers();
+    }
     /** Set by the one read that uses {@link #cryptor} and {@link #buffers}; writers hold the write lock instead. */
     private final AtomicBoolean ownCryptorBusy = new AtomicBoolean();
     /** Further decryptors for parallel reads, all opened from {@link #header}; emptied when it changes. */
@@ -675,6 +680,9 @@ public final class OpenFile implements java.io.Closeable {
         }
         if (ahead != null) {
             ahead.readUpTo(to);
+            if (to >= size) {
+                ahead.dropBuffers();
+            }
         }
     }
 

@@ -119,6 +119,22 @@ final class ReadAhead {
         }
     }
 
+    /**
+     * Drops any read-ahead and lets go of both buffers: a read reached the end of the file, and a file
+     * kept open after it (an indexer, a media server) should not hold two batches each.
+     */
+    void dropBuffers() {
+        cancel();
+        buffers[0] = null;
+        buffers[1] = null;
+        nextBuffer = 0;
+    }
+
+    /** True if either buffer is held (for tests). */
+    boolean holdsBuffers() {
+        return buffers[0] != null || buffers[1] != null;
+    }
+
     /** True while a read-ahead is in flight or done and not yet taken (for tests). */
     boolean pending() {
         return job != null;

@@ -94,6 +94,24 @@ class ReadAheadTest {
         }
     }
 
+    /** A file kept open after it was read to the end (an indexer, a media server) holds no read-ahead batches. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aReadThatReachesTheEndLetsGoOfTheReadAheadBuffers(boolean authenticated) throws Exception {
+        ContentKeys keys = keys(authenticated);
+        byte[] content = content(SIZE);
+        ObservedChannel[] ch = new ObservedChannel[1];
+        try (OpenFile f = written(keys, content, ch)) {
+            ByteBuffer chunk = ByteBuffer.allocate(CALL);
+            assertThat(f.read(chunk, 0)).isEqualTo(CALL);
+            chunk.clear();
+            assertThat(f.read(chunk, CALL)).isEqualTo(CALL);
+            assertThat(f.holdsReadAheadBuffers()).as("reading sequentially").isTrue();
+            assertThat(readAll(f, CALL)).isEqualTo(content);
+            assertThat(f.holdsReadAheadBuffers()).as("after the end was read").isFalse();
+        }
+    }
+
     @Test
     void aDamagedUnitAheadOfTheReaderFailsTheReadThatReachesItNamingThePath() throws Exception {
         ContentKeys keys = keys(true);
