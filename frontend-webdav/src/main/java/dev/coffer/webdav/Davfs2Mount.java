@@ -87,11 +87,26 @@ public final class Davfs2Mount implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         if (!closed) {
-            Commands.run(List.of("umount", mountPoint.toString()));
+            try {
+                Commands.run(List.of("umount", mountPoint.toString()));
+            } catch (IOException e) {
+                if (String.valueOf(e.getMessage()).contains("busy")) {
+                    throw new OsMountBusyException("files are open through " + mountPoint);
+                }
+                throw e;
+            }
             closed = true;
             for (Path cache : cacheFolders()) {
                 deleteTree(cache);
             }
+        }
+    }
+
+    /** Detaches the mount at once, even while programs use it (what they have not closed is dropped). */
+    synchronized void closeForcibly() throws IOException {
+        if (!closed) {
+            Commands.run(List.of("umount", "-l", mountPoint.toString()));
+            closed = true;
         }
     }
 }

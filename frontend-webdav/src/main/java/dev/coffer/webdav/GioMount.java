@@ -20,7 +20,9 @@ import java.util.Set;
  * but unmounts without complaint while a program still has a file open for writing, and that
  * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
  * s, until no process writes through the mount ({@link OpenWriters}) and gvfs is not busy, then
- * unmounts by force and says what was dropped. The commands run on the given session bus, with
+ * unmounts by force and says what was dropped ({@code coffer serve} stopping). {@link #closeIfIdle}
+ * (an app's lock) waits only a few seconds and then leaves the mount as it is; {@link #closeForcibly}
+ * (the user chose to lock anyway) does not wait. The commands run on the given session bus, with
  * {@code LC_ALL=C} (their messages are read here), and with no
  * input, so an authentication prompt fails instead of waiting (the server asks for none).
  *
@@ -28,6 +30,8 @@ import java.util.Set;
  */
 final class GioMount implements AutoCloseable {
     static final long BUSY_WAIT_SECONDS = 30;
+    /** How long a lock waits for just-closed files to be uploaded before it calls the mount busy. */
+    static final long IDLE_WAIT_SECONDS = 5;
     private static final String LOCAL_PATH = "local path: ";
 
     private final Path gio;
@@ -89,25 +93,9 @@ final class GioMount implements AutoCloseable {
         if (closed) {
             return;
         }
-        long deadline = System.nanoTime() + BUSY_WAIT_SECONDS * 1_000_000_000L;
-        Set<Long> writers;
-        while (true) {
-            writers = where.startsWith("/") ? new OpenWriters(Path.of("/proc")).under(Path.of(where)) : Set.of();
-            if (writers.isEmpty()) {
-                try {
-                    run(unmount(false));
-                    closed = true;
-                    return;
-                } catch (IOException e) {
-                    if (!isBusy(e)) {
-                        throw e;
-                    }
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
-            pause();
+        Set<Long> writers = unmountWhenIdle(BUSY_WAIT_SECONDS);
+        if (closed) {
+            return;
         }
         run(unmount(true));
         closed = true;
@@ -115,6 +103,57 @@ final class GioMount implements AutoCloseable {
                 ? "gvfs was still busy uploading after " + BUSY_WAIT_SECONDS + " s; unmounted by force: what it had not uploaded is not in the vault"
                 : "files were still open for writing through the mount after " + BUSY_WAIT_SECONDS + " s (process " + writers
                         + "); unmounted by force: what was written to them is not in the vault");
+    }
+
+    /**
+     * Unmounts if nothing writes through the mount and gvfs has finished uploading within
+     * {@value #IDLE_WAIT_SECONDS} s; else leaves it mounted.
+     *
+     * @throws OsMountBusyException if it is still in use (naming the writing processes)
+     */
+    synchronized void closeIfIdle() throws IOException {
+        if (closed) {
+            return;
+        }
+        Set<Long> writers = unmountWhenIdle(IDLE_WAIT_SECONDS);
+        if (!closed) {
+            throw new OsMountBusyException(writers.isEmpty() ? "gvfs is still uploading files written through " + where
+                    : "files are open for writing through " + where + " (process " + writers + ")");
+        }
+    }
+
+    /** Unmounts at once, even while programs write through the mount (their writes are dropped). */
+    synchronized void closeForcibly() throws IOException {
+        if (!closed) {
+            run(unmount(true));
+            closed = true;
+        }
+    }
+
+    /**
+     * Tries to unmount while no process writes through the mount, for up to {@code seconds}; sets
+     * {@link #closed} when it did. Returns the writers seen last (empty if gvfs was only busy).
+     */
+    private Set<Long> unmountWhenIdle(long seconds) throws IOException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (true) {
+            Set<Long> writers = where.startsWith("/") ? new OpenWriters(Path.of("/proc")).under(Path.of(where)) : Set.of();
+            if (writers.isEmpty()) {
+                try {
+                    run(unmount(false));
+                    closed = true;
+                    return writers;
+                } catch (IOException e) {
+                    if (!isBusy(e)) {
+                        throw e;
+                    }
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                return writers;
+            }
+            pause();
+        }
     }
 
     private List<String> unmount(boolean force) {

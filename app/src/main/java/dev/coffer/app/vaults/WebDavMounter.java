@@ -1,6 +1,7 @@
 package dev.coffer.app.vaults;
 
 import dev.coffer.webdav.OsMount;
+import dev.coffer.webdav.OsMountBusyException;
 import dev.coffer.webdav.WebDavServer;
 import java.io.IOException;
 import java.net.BindException;
@@ -102,14 +103,25 @@ public final class WebDavMounter implements Mounter {
             return MountMethod.WEBDAV;
         }
 
+        /**
+         * Without {@code force}, an OS mount still written through stays mounted and the server
+         * keeps running ({@link Problem#DRIVE_BUSY}): stopping it would drop those writes.
+         */
         @Override
         public void unmount(boolean force) throws IOException {
             if (!mounted) {
                 return;
             }
+            if (os != null && !force) {
+                try {
+                    os.closeIfIdle(); // while the server still answers: the client uploads what it cached
+                } catch (OsMountBusyException e) {
+                    throw new VaultException(Problem.DRIVE_BUSY, withoutSecret(String.valueOf(e.getMessage()), server.url()), e);
+                }
+            }
             try {
-                if (os != null) {
-                    os.close(); // while the server still answers: the client uploads what it cached
+                if (os != null && force) {
+                    os.closeForcibly();
                 }
             } finally {
                 mounted = false;
