@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,18 +26,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the socket writes, which then bound the copy (docs/webdav.md, "GET"). Chunks are
  * 256 KiB (64 of the vault's 4 KiB content units) in heap arrays that the vault decrypts into
  * directly and the servlet writes without another copy; at most {@code 2 * (workers + 1)} chunks per
- * request are in flight, and their buffers are reused.
+ * request are in flight, and their buffers are reused. Server-wide, at most {@value #MAX_CHUNKS}
+ * chunk buffers (16 MiB) are in use at once: a request that finds too few left (many GETs at once)
+ * copies sequentially with one buffer, so many clients cannot make the server hold unbounded memory.
  *
  * <p>Not responsible for HTTP (ranges, headers: {@link ReadMethods}) or for opening and closing the
  * channel (the caller owns it; it must stay open until {@link #copy} returns).
  */
 final class ReadAhead implements AutoCloseable {
     static final int CHUNK = 256 << 10;
+    /** Chunk buffers the whole server may hold for read-ahead at once. */
+    static final int MAX_CHUNKS = 64;
     static final String WORKERS_PROPERTY = "coffer.webdav.readAheadWorkers";
     private final int chunk;
     /** Chunks in flight per request: enough that every worker finds one to read while others wait to be written. */
     private final int depth;
     private final ExecutorService pool;
+    private final Semaphore buffers;
 
     ReadAhead(int workers) {
         this(workers, CHUNK);
@@ -48,9 +54,20 @@ final class ReadAhead implements AutoCloseable {
 
     /** With the given pool of {@code workers} threads (tests: workers that never get to run). */
     ReadAhead(ExecutorService pool, int workers, int chunk) {
+        this(pool, workers, chunk, MAX_CHUNKS);
+    }
+
+    /** With at most {@code maxChunks} chunk buffers server-wide (tests: a small budget). */
+    ReadAhead(ExecutorService pool, int workers, int chunk, int maxChunks) {
         this.pool = pool;
         this.chunk = chunk;
         this.depth = 2 * (workers + 1);
+        this.buffers = new Semaphore(Math.max(maxChunks, depth)); // one request can always read ahead
+    }
+
+    /** Chunk buffers the server could still hand out (for tests). */
+    int buffersAvailable() {
+        return buffers.availablePermits();
     }
 
     /** Null for no workers: the request thread then reads every chunk itself. */
@@ -77,10 +94,18 @@ final class ReadAhead implements AutoCloseable {
 
     /** Writes {@code length} bytes of {@code ch} from {@code position} to {@code out}. */
     void copy(FileChannel ch, long position, long length, OutputStream out) throws IOException {
-        if (length <= chunk) {
-            copySequential(ch, position, length, out);
+        if (length <= chunk || !buffers.tryAcquire(depth)) {
+            copySequential(ch, position, length, out); // small, or the server's read-ahead budget is in use
             return;
         }
+        try {
+            copyAhead(ch, position, length, out);
+        } finally {
+            buffers.release(depth);
+        }
+    }
+
+    private void copyAhead(FileChannel ch, long position, long length, OutputStream out) throws IOException {
         ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
         ArrayDeque<byte[]> free = new ArrayDeque<>();
         long end = position + length;

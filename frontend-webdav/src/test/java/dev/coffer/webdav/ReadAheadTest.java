@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +145,53 @@ class ReadAheadTest {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             assertThatThrownBy(() -> readAhead.copy(ch, 0, content.length + 3L * CHUNK, OutputStream.nullOutputStream()))
                     .isInstanceOf(IOException.class).hasMessageContaining("shrank");
+        }
+    }
+
+    /**
+     * The server-wide budget of chunk buffers: while one copy holds it (its client reads slowly), a
+     * second copy still completes, sequentially with one buffer; afterwards the whole budget is back.
+     */
+    @Test
+    void copiesBeyondTheServersBufferBudgetGoSequentialAndTheBudgetComesBack() throws Exception {
+        try (ReadAhead bounded = new ReadAhead(Executors.newFixedThreadPool(1), 1, CHUNK, 4);
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertThat(bounded.buffersAvailable()).isEqualTo(4);
+            CountDownLatch firstWriting = new CountDownLatch(1);
+            CountDownLatch letFirstGo = new CountDownLatch(1);
+            ByteArrayOutputStream firstOut = new ByteArrayOutputStream();
+            OutputStream slowClient = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    firstWriting.countDown();
+                    awaitQuietly(letFirstGo);
+                    firstOut.write(b, off, len);
+                }
+            };
+            ExecutorService requests = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> first = requests.submit(() -> {
+                    bounded.copy(ch, 0, content.length, slowClient);
+                    return null;
+                });
+                assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(bounded.buffersAvailable()).as("the first copy holds the budget").isZero();
+                ByteArrayOutputStream secondOut = new ByteArrayOutputStream();
+                bounded.copy(ch, 5, content.length - 5, secondOut);
+                assertThat(secondOut.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 5, content.length));
+                letFirstGo.countDown();
+                first.get(30, TimeUnit.SECONDS);
+                assertThat(firstOut.toByteArray()).isEqualTo(content);
+            } finally {
+                letFirstGo.countDown();
+                requests.shutdownNow();
+            }
+            assertThat(bounded.buffersAvailable()).isEqualTo(4);
         }
     }
 }
