@@ -8,42 +8,60 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Linux: which processes have a file open for writing inside a folder, read from {@code
- * /proc/PID/fd} (where the links point) and {@code /proc/PID/fdinfo} (the open flags). Only the
- * user's own processes are readable, which are the ones writing through the user's mount.
+ * Linux: which processes use a folder (a drive's mount point), read from {@code /proc/PID/fd} (where
+ * the links point), {@code /proc/PID/fdinfo} (the open flags) and {@code /proc/PID/cwd}. Only the
+ * user's own processes are readable, which are the ones using the user's mount.
  *
- * <p>Why: gvfs unmounts a WebDAV mount without complaint while a program still has a file open for
- * writing through gvfsd-fuse, and what it wrote is never uploaded; {@link GioMount} waits for these
- * processes first. Not responsible for readers (they lose nothing) or for the waiting.
+ * <p>Used by {@link GioMount} (gvfs unmounts while a program still has a file open for writing
+ * through gvfsd-fuse, and what it wrote is never uploaded: the writers are waited for) and by the
+ * app's auto-lock (a drive with any file open, or a working folder in it, is in use). Not
+ * responsible for the waiting or the deciding.
  */
-final class OpenWriters {
+public final class OpenFilesUnder {
     private static final int ACCESS_MODE = 03; // O_ACCMODE: O_RDONLY 0, O_WRONLY 1, O_RDWR 2
 
     private final Path proc;
 
-    OpenWriters(Path proc) {
+    /** @param proc the proc file system ({@code /proc}; tests may pass a folder without processes) */
+    public OpenFilesUnder(Path proc) {
         this.proc = proc;
     }
 
     /** The ids of processes with a file under {@code folder} open for writing (none if /proc is unreadable). */
-    Set<Long> under(Path folder) {
+    public Set<Long> writers(Path folder) {
         Set<Long> pids = new TreeSet<>();
-        try (DirectoryStream<Path> all = Files.newDirectoryStream(proc, p -> p.getFileName().toString().matches("\\d+"))) {
-            for (Path pid : all) {
-                if (writesUnder(pid, folder)) {
-                    pids.add(Long.parseLong(pid.getFileName().toString()));
-                }
+        for (Path pid : processes()) {
+            if (anyFd(pid, folder, true)) {
+                pids.add(Long.parseLong(pid.getFileName().toString()));
             }
-        } catch (IOException e) {
-            return pids;
         }
         return pids;
     }
 
-    private static boolean writesUnder(Path pid, Path folder) {
+    /** True if a process has a file open under {@code folder} or works in it (false if /proc is unreadable). */
+    public boolean anyUnder(Path folder) {
+        for (Path pid : processes()) {
+            if (pointsInto(pid.resolve("cwd"), folder) || anyFd(pid, folder, false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Iterable<Path> processes() {
+        Set<Path> pids = new TreeSet<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(proc, p -> p.getFileName().toString().matches("\\d+"))) {
+            all.forEach(pids::add);
+        } catch (IOException e) {
+            // no /proc: nobody is seen
+        }
+        return pids;
+    }
+
+    private static boolean anyFd(Path pid, Path folder, boolean writersOnly) {
         try (DirectoryStream<Path> fds = Files.newDirectoryStream(pid.resolve("fd"))) {
             for (Path fd : fds) {
-                if (pointsInto(fd, folder) && openForWriting(pid.resolve("fdinfo").resolve(fd.getFileName()))) {
+                if (pointsInto(fd, folder) && (!writersOnly || openForWriting(pid.resolve("fdinfo").resolve(fd.getFileName())))) {
                     return true;
                 }
             }
