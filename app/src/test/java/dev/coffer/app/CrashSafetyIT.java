@@ -20,10 +20,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -173,31 +170,10 @@ class CrashSafetyIT {
      * cannot be listed go into {@code unlistable} (their subtrees are not visited).
      */
     private Set<String> unreadableFiles(Set<String> unlistable) throws IOException {
-        Set<String> unreadable = new TreeSet<>();
         try (CofferFileSystem fs = CofferFileSystems.open(vault, PASSPHRASE.toCharArray(), true)) {
-            visit(fs.getPath("/"), unreadable, unlistable);
-        }
-        return unreadable;
-    }
-
-    private static void visit(Path folder, Set<String> unreadable, Set<String> unlistable) {
-        List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder)) {
-            ds.forEach(children::add);
-        } catch (IOException | DirectoryIteratorException e) {
-            unlistable.add(folder.toString());
-            return;
-        }
-        for (Path p : children) {
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                visit(p, unreadable, unlistable);
-            } else if (Files.isRegularFile(p)) {
-                try {
-                    Files.readAllBytes(p);
-                } catch (IOException e) {
-                    unreadable.add(p.toString());
-                }
-            }
+            TreeReadCheck read = TreeReadCheck.of(fs.getPath("/"), Path::toString);
+            unlistable.addAll(read.unlistable);
+            return read.unreadable;
         }
     }
 

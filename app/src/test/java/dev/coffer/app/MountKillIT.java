@@ -14,10 +14,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,30 +185,9 @@ class MountKillIT {
      * that cannot be listed go into {@code unlistable} (their subtrees are not visited).
      */
     private Set<String> unreadableFiles(Set<String> unlistable) {
-        Set<String> unreadable = new TreeSet<>();
-        visit(mnt, unreadable, unlistable);
-        return unreadable;
-    }
-
-    private void visit(Path folder, Set<String> unreadable, Set<String> unlistable) {
-        List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder)) {
-            ds.forEach(children::add);
-        } catch (IOException | DirectoryIteratorException e) {
-            unlistable.add(mnt.relativize(folder).toString());
-            return;
-        }
-        for (Path p : children) {
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                visit(p, unreadable, unlistable);
-            } else if (Files.isRegularFile(p)) {
-                try {
-                    Files.readAllBytes(p);
-                } catch (IOException e) {
-                    unreadable.add(mnt.relativize(p).toString());
-                }
-            }
-        }
+        TreeReadCheck read = TreeReadCheck.of(mnt, p -> mnt.relativize(p).toString());
+        unlistable.addAll(read.unlistable);
+        return read.unreadable;
     }
 
     /**

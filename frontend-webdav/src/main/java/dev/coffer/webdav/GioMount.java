@@ -19,7 +19,7 @@ import java.util.Set;
  * returned to the writer; gvfs refuses to unmount while such an upload runs ("File system is busy"),
  * but unmounts without complaint while a program still has a file open for writing, and that
  * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
- * s, until no process writes through the mount ({@link OpenWriters}) and gvfs is not busy, then
+ * s, until no process writes through the mount ({@link OpenFilesUnder}) and gvfs is not busy, then
  * unmounts by force and says what was dropped ({@code coffer serve} stopping). {@link #closeIfIdle}
  * (an app's lock) waits only a few seconds and then leaves the mount as it is; {@link #closeForcibly}
  * (the user chose to lock anyway) does not wait. The commands run on the given session bus, with
@@ -137,7 +137,7 @@ final class GioMount implements AutoCloseable {
     private Set<Long> unmountWhenIdle(long seconds) throws IOException {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (true) {
-            Set<Long> writers = where.startsWith("/") ? new OpenWriters(Path.of("/proc")).under(Path.of(where)) : Set.of();
+            Set<Long> writers = where.startsWith("/") ? new OpenFilesUnder(Path.of("/proc")).writers(Path.of(where)) : Set.of();
             if (writers.isEmpty()) {
                 try {
                     run(unmount(false));

@@ -70,9 +70,8 @@ final class PendingWrite implements Runnable {
     /** Cleartext size of the file before this write. */
     final long restoreSize;
 
-    private volatile boolean done;
-    private volatile Thread waiter;
-    /** Set before {@link #done}; read after it. */
+    private final Completion done = new Completion(SPIN_NANOS);
+    /** Set before {@link #done} is signalled; read after it. */
     private Throwable failure;
     private boolean unitsWritten;
 
@@ -105,11 +104,11 @@ final class PendingWrite implements Runnable {
         }
     }
 
-    /** Polls rather than parks: {@link #waiter} belongs to the one caller of {@link #await}. */
+    /** Polls rather than parks: {@link #done}'s one waiter is the caller of {@link #await}. */
     private static void awaitRunningAtExit() {
         long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
         for (PendingWrite write : RUNNING) {
-            while (!write.done && System.nanoTime() < deadline) {
+            while (!write.done.isDone() && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(100_000);
             }
         }
@@ -127,11 +126,7 @@ final class PendingWrite implements Runnable {
             failure = t;
         } finally {
             RUNNING.remove(this);
-            done = true;
-            Thread w = waiter;
-            if (w != null) {
-                LockSupport.unpark(w);
-            }
+            done.signal();
         }
     }
 
@@ -147,23 +142,7 @@ final class PendingWrite implements Runnable {
      * about to end) and returns what it failed with, or null. Ignores interrupts, which it restores.
      */
     private Throwable await() {
-        if (!done) {
-            long spinUntil = System.nanoTime() + SPIN_NANOS;
-            while (!done && System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
-            }
-            waiter = Thread.currentThread();
-            boolean interrupted = false;
-            while (!done) {
-                LockSupport.park(this);
-                // park returns at once while the flag is set: clear it, and set it again at the end.
-                interrupted |= Thread.interrupted();
-            }
-            waiter = null;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        done.await();
         return failure;
     }
 

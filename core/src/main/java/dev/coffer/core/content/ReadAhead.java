@@ -9,7 +9,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Read-ahead of one open file's ciphertext for a reader that reads sequentially: while the reader
@@ -146,12 +145,11 @@ final class ReadAhead {
         final byte[] buffer;
         final long position;
         final int length;
-        /** Set before {@link #done}: whether all {@link #length} bytes were read. */
+        /** Set before {@link #done} is signalled: whether all {@link #length} bytes were read. */
         boolean complete;
         /** Taken by whoever comes first: the reader thread that runs it, or a reader that no longer wants it. */
         private final AtomicBoolean claimed = new AtomicBoolean();
-        private volatile boolean done;
-        private volatile Thread waiter;
+        private final Completion done = new Completion(SPIN_NANOS);
 
         Job(FileChannel channel, byte[] buffer, long position, int length) {
             this.channel = channel;
@@ -185,33 +183,13 @@ final class ReadAhead {
                 // Dropped: the reader reads this range itself and meets the error there.
                 complete = false;
             } finally {
-                done = true;
-                Thread w = waiter;
-                if (w != null) {
-                    LockSupport.unpark(w);
-                }
+                done.signal();
             }
         }
 
         /** Waits until the read has finished, spinning briefly first; ignores interrupts, which it restores. */
         void await() {
-            if (done) {
-                return;
-            }
-            long spinUntil = System.nanoTime() + SPIN_NANOS;
-            while (!done && System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
-            }
-            waiter = Thread.currentThread();
-            boolean interrupted = false;
-            while (!done) {
-                LockSupport.park(this);
-                interrupted |= Thread.interrupted();
-            }
-            waiter = null;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            done.await();
         }
     }
 }
