@@ -68,7 +68,7 @@ final class ObservedChannel extends FileChannel {
             }
         }
         int n = d.read(dst, position);
-        events.add((ahead ? "ahead " : "caller ") + position + (isOpen() ? "" : " after-close"));
+        events.add((ahead ? "ahead " : "caller ") + position + (isOpen() ? " read" : " after-close"));
         return n;
     }
 

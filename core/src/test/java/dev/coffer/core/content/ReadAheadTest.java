@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
@@ -23,10 +22,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Read-ahead ({@link ReadAhead} in {@link OpenFile}): sequential reads get their ciphertext from a
- * reader thread and return exactly the file's bytes; a damaged unit ahead of the reader is reported
- * by the read that reaches it; a write overtaking a read-ahead is seen by the next read; a close
- * during a read-ahead waits for it; a failing read-ahead costs nothing but the reader's own read.
+ * Decrypt-ahead ({@link ReadAhead} in {@link OpenFile}): sequential reads get their batches read and
+ * decrypted by reader threads and return exactly the file's bytes, also when several threads read
+ * one stream; a damaged unit ahead of the reader is reported by the read that reaches it; a write
+ * overtaking a read-ahead is seen by the next read; a close during a read-ahead waits for it; a
+ * failing read-ahead costs nothing but the reader's own read; dropped cleartext buffers are zeroed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReadAheadTest {
@@ -158,6 +158,9 @@ class ReadAheadTest {
                 // Even rounds: the write lands while the read-ahead still reads; odd: after it has read.
                 ch[0].readAheadDelayMillis = round % 2 == 0 ? 5 : 0;
                 int call = 2 * round;
+                // A write elsewhere ends the jobs handed out so far, so the read below decrypts its
+                // batch itself and hands the next one out (it continues the last read).
+                f.write(ByteBuffer.wrap(content, 0, 1), 0);
                 chunk.clear();
                 assertThat(f.read(chunk, (long) call * CALL)).isEqualTo(CALL);
                 if (round % 2 == 1) {
@@ -199,11 +202,13 @@ class ReadAheadTest {
         f.close();
         List<String> events = List.copyOf(ch[0].events);
         assertThat(events).last().isEqualTo("close");
-        assertThat(events).filteredOn(e -> e.startsWith("ahead ")).hasSize(1)
+        // Each job read before the close, or never started (a job not started by then never will).
+        assertThat(events).filteredOn(e -> e.startsWith("ahead ")).hasSizeBetween(1, ReadAhead.DEPTH)
                 .allMatch(e -> !e.endsWith("after-close"));
         chunk.clear();
         assertThatThrownBy(() -> f.read(chunk, CALL)).isInstanceOf(ClosedChannelException.class);
-        assertThat(keys.idleCount()).as("the file's cryptor went back to the pool").isEqualTo(1);
+        // The file's own cryptor and the spares its jobs used (one each, or one used in turn) went back to the pool.
+        assertThat(keys.idleCount()).as("cryptors back in the pool").isBetween(2, 1 + ReadAhead.DEPTH);
     }
 
     @ParameterizedTest
@@ -221,29 +226,89 @@ class ReadAheadTest {
         }
     }
 
-    @Test
-    void readAheadBuffersNeverHoldCleartext() throws Exception {
-        // The read-ahead reads ciphertext only: for SIV_XTS, whose units are as long as their
-        // cleartext, the bytes it hands over must differ from the file's content.
-        ContentKeys keys = keys(false);
-        byte[] content = new byte[SIZE]; // zeros: any cleartext in the buffers would be all zero
+    /** Several threads reading one stream in turns, out of order within a few batches (as FUSE's workers do). */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void parallelReadersOfOneStreamShareItsReadAheadAndGetTheFile(boolean authenticated) throws Exception {
+        ContentKeys keys = keys(authenticated);
+        byte[] content = content(SIZE);
         ObservedChannel[] ch = new ObservedChannel[1];
         try (OpenFile f = written(keys, content, ch)) {
-            ReadAhead ahead = new ReadAhead(ch[0]);
-            ahead.start(SectorLayout.HEADER, CALL);
-            ch[0].awaitEvent("ahead " + SectorLayout.HEADER);
-            byte[] got = ahead.take(SectorLayout.HEADER, CALL);
-            assertThat(got).isNotNull();
-            assertThat(Arrays.copyOf(got, CALL)).isNotEqualTo(new byte[CALL]);
-            ByteBuffer expected = ByteBuffer.allocate(CALL);
-            ch[0].read(expected, SectorLayout.HEADER);
-            assertThat(Arrays.copyOf(got, CALL)).isEqualTo(expected.array());
-            assertThat(ahead.pending()).isFalse();
-            ahead.start(SectorLayout.HEADER + CALL, CALL);
-            assertThat(ahead.take(0, CALL)).as("another range is dropped").isNull();
-            assertThat(ahead.pending()).isFalse();
-            assertThat(f.size()).isEqualTo(SIZE);
+            for (int round = 0; round < 3; round++) {
+                byte[] got = new byte[SIZE];
+                java.util.concurrent.atomic.AtomicLong nextCall = new java.util.concurrent.atomic.AtomicLong();
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+                List<java.util.concurrent.Future<?>> readers = new java.util.ArrayList<>();
+                for (int t = 0; t < 3; t++) {
+                    readers.add(pool.submit(() -> {
+                        ByteBuffer chunk = ByteBuffer.allocate(CALL);
+                        for (long call; (call = nextCall.getAndIncrement()) * CALL < SIZE; ) {
+                            chunk.clear();
+                            int n = f.read(chunk, call * CALL);
+                            System.arraycopy(chunk.array(), 0, got, (int) (call * CALL), n);
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> r : readers) {
+                    r.get();
+                }
+                pool.shutdown();
+                assertThat(got).as("round " + round).isEqualTo(content);
+            }
+            // Whether reader threads or the readers got to a batch first varies; either way nothing is held after the end.
+            assertThat(f.holdsReadAheadBuffers()).as("after the end was read").isFalse();
         }
-        assertThat(Files.exists(tmp)).isTrue();
+    }
+
+    @Test
+    void batchesAreHandedOutAheadOfAStreamAndInsideALargeReadAndDroppedBuffersAreZeroed() throws Exception {
+        ContentKeys keys = keys(false);
+        ObservedChannel[] ch = new ObservedChannel[1];
+        try (OpenFile f = written(keys, content(SIZE), ch)) {
+            List<byte[]> cleartexts = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            SectorLayout layout = keys.layout();
+            ReadAhead ahead = new ReadAhead(ch[0], layout, 32, (stored, first, last, size, cleartext) -> {
+                cleartexts.add(cleartext);
+                Arrays.fill(cleartext, 0, (int) (last - first + 1) * SectorLayout.SECTOR, (byte) 0x5a);
+                return true;
+            });
+            byte[] out = new byte[CALL];
+            // The first read of a stream, about to decrypt its batch itself: the next batches go to reader threads.
+            ahead.handOut(0, 31, 31, 0, CALL, SIZE);
+            assertThat(ahead.pending()).isEqualTo(ReadAhead.DEPTH);
+            awaitRead(ch[0], layout, 32);
+            ahead.readDone(0, CALL);
+            assertThat(ahead.copyTo(32, 63, CALL, 2L * CALL, out, 0)).isTrue();
+            assertThat(out).containsOnly((byte) 0x5a);
+            assertThat(ahead.copyTo(0, 31, 0, CALL, out, 0)).as("no job for a batch behind").isFalse();
+            ahead.readDone(CALL, 2L * CALL);
+            // A read elsewhere is no stream: nothing ahead of it, and the old stream's jobs go.
+            ahead.handOut(8 * 32, 9 * 32 - 1, 9 * 32 - 1, 8L * CALL, 9L * CALL, SIZE);
+            assertThat(ahead.pending()).isZero();
+            ahead.readDone(8L * CALL, 9L * CALL);
+            // The read after it continues it: a stream starts there.
+            ahead.handOut(9 * 32, 10 * 32 - 1, 10 * 32 - 1, 9L * CALL, 10L * CALL, SIZE);
+            assertThat(ahead.pending()).isEqualTo(ReadAhead.DEPTH);
+            awaitRead(ch[0], layout, 10 * 32);
+            assertThat(ahead.copyTo(10 * 32, 11 * 32 - 1, 10L * CALL, 11L * CALL, out, 0)).isTrue();
+            ahead.readDone(9L * CALL, 10L * CALL);
+            // A large read elsewhere hands out its own later batches, stream or not.
+            ahead.handOut(12 * 32, 13 * 32 - 1, 16 * 32 - 1, 12L * CALL, 16L * CALL, SIZE);
+            awaitRead(ch[0], layout, 13 * 32);
+            byte[] large = new byte[4 * CALL];
+            assertThat(ahead.copyTo(13 * 32, 14 * 32 - 1, 12L * CALL, 16L * CALL, large, 0)).isTrue();
+            assertThat(Arrays.copyOfRange(large, CALL, 2 * CALL)).containsOnly((byte) 0x5a);
+            assertThat(Arrays.copyOfRange(large, 0, CALL)).as("the reader's own batch").containsOnly((byte) 0);
+            ahead.dropBuffers();
+            assertThat(ahead.holdsBuffers()).isFalse();
+            assertThat(cleartexts).isNotEmpty().allSatisfy(c -> assertThat(c).containsOnly((byte) 0));
+            assertThat(f.size()).as("the file itself is untouched").isEqualTo(SIZE);
+        }
+    }
+
+    /** Waits until a reader thread has read the batch at {@code unit} (a job not started when its reader comes is the reader's own). */
+    private static void awaitRead(ObservedChannel ch, SectorLayout layout, long unit) throws InterruptedException {
+        ch.awaitEvent("ahead " + layout.storedUnitOffset(unit) + " ");
     }
 }
