@@ -19,7 +19,8 @@ O=$(readlink -f "$O")
 W=$(mktemp -d /dev/shm/coffer-getprofile.XXXXXX)
 P=
 cleanup() {
-  [ -n "$P" ] && kill "$P" 2>/dev/null && wait "$P" 2>/dev/null
+  # `|| true`: under set -e, the server's exit status (143 after SIGTERM) would end the trap before rm.
+  if [ -n "$P" ]; then kill "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi
   rm -rf "$W"
 }
 trap cleanup EXIT
