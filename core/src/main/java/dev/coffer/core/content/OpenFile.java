@@ -70,6 +70,11 @@ public final class OpenFile implements java.io.Closeable {
     boolean holdsReadAheadBuffers() {
         return readAhead.holdsBuffers();
     }
+
+    /** Batches the read-ahead has served (for tests). */
+    long readAheadServed() {
+        return readAhead.served();
+    }
     /** Set by the one read that uses {@link #cryptor} and {@link #buffers}; writers hold the write lock instead. */
     private final AtomicBoolean ownCryptorBusy = new AtomicBoolean();
     /** Further decryptors for parallel reads, all opened from {@link #header}; emptied when it changes. */
@@ -320,7 +325,7 @@ public final class OpenFile implements java.io.Closeable {
                 return;
             }
             closed = true;
-            readAhead.dropBuffers(); // before the channel closes under a job in flight; zeroes its cleartext
+            readAhead.drop(); // before the channel closes under a job in flight; zeroes its cleartext
             IOException failure = null;
             try {
                 drain();
@@ -354,8 +359,8 @@ public final class OpenFile implements java.io.Closeable {
     // ---- the write algorithm ----
 
     private void modify(long newSize, Overlay data) throws IOException {
-        // A read-ahead in flight would hand ciphertext from before this change to the next read.
-        readAhead.cancel();
+        // A job in flight would hand content from before this change to the next read.
+        readAhead.drop();
         long oldSize = size;
         boolean rekey = oldSize == 0
                 || (!keys.authenticated() && (oldSize < SectorLayout.MIN_XTS || newSize < SectorLayout.MIN_XTS));
@@ -660,8 +665,9 @@ public final class OpenFile implements java.io.Closeable {
         long first = layout.unitOf(from, size);
         long last = layout.unitOf(to - 1, size);
         long fileLast = layout.unitCount(size) - 1;
-        for (long batchStart = first; batchStart <= last; batchStart += BATCH) {
-            long batchEnd = Math.min(last, batchStart + BATCH - 1);
+        // Batches on the read-ahead's grid (units 0, BATCH, 2 BATCH, ...), so its jobs fit any read.
+        for (long batchStart = first, batchEnd; batchStart <= last; batchStart = batchEnd + 1) {
+            batchEnd = Math.min(last, readAhead.batchOf(batchStart) + BATCH - 1);
             if (withReadAhead) {
                 if (readAhead.copyTo(batchStart, batchEnd, from, to, out, outOff)) {
                     continue;
@@ -677,7 +683,7 @@ public final class OpenFile implements java.io.Closeable {
         if (withReadAhead) {
             readAhead.readDone(from, to);
             if (to >= size) {
-                readAhead.dropBuffers();
+                readAhead.drop();
             }
         }
     }

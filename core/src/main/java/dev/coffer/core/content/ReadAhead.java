@@ -8,39 +8,39 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Decrypt-ahead of one open file for readers that read it front to back: while they copy out one
- * batch, reader threads read and decrypt the next {@link #DEPTH} batches, so a stream is decrypted
- * on every core (a FUSE mount gets only one or two kernel read requests in flight, a
- * {@code FileChannel} caller one; serially a read waits for the pread and the decryption of each
- * batch in turn).
+ * Decrypt-ahead of one open file for a reader that reads it front to back: before the reader
+ * decrypts a batch itself, it hands the next batch(es) to reader threads ({@link ReaderThreads}),
+ * which read and decrypt them while it works; the read that reaches such a batch copies it out. On
+ * two cores the reader and one reader thread take turns, so one stream is decrypted on both (a
+ * {@code FileChannel} caller, {@code coffer export}); serially a read waits for the pread and the
+ * decryption of each batch in turn.
  *
- * <p>It decides which batches to fetch and hands them over; the decryption itself is the open file's
- * ({@link UnitDecryption}, with a spare cryptor), and so is every judgement of authenticity: a batch
- * that failed (a damaged unit, a failed read) is dropped silently and the reader reads and decrypts
- * it itself, so the error is reported by the read that reaches it, naming the file, as without
- * read-ahead. A batch not yet started when its reader arrives is taken back and read by the reader.
+ * <p>Batches lie on a fixed grid ({@code batchUnits} units from unit 0), so a job serves any read
+ * that overlaps it, whatever its size or start. It decides which batches to fetch and hands them
+ * over; decryption and every judgement of authenticity are the open file's ({@link UnitDecryption},
+ * with a spare cryptor): a batch that failed (a damaged unit, a failed read) is dropped silently and
+ * the reader reads and decrypts it itself, so the error is reported by the read that reaches it,
+ * naming the file, as without read-ahead. A batch not yet started when its reader arrives is taken
+ * back and read by the reader.
  *
- * <p>Cleartext: each job holds one batch of it in a heap buffer until its reader copies it out; the
- * buffers are reused, and zeroed when the read-ahead is cancelled with {@link #dropBuffers} (the end
- * of the file was read, or the file closes). At most {@link #DEPTH} jobs plus those being copied and
- * a few spare buffer pairs: about 1 MiB per file read sequentially.
+ * <p>Once two reads of the file have run at the same time ({@link #parallelReadsSeen}: a FUSE mount's
+ * workers serving the kernel's read requests, a WebDAV GET's own read-ahead), it drops everything
+ * and hands out nothing more: those readers already decrypt on every core, and batches handed out
+ * besides only cost CPU (measured: a fresh-mount 1 GiB FUSE read used 0.3 CPU-s more, no faster).
  *
- * <p>Thread-safe: any read of the file (several run in parallel) takes batches from it and reports
- * where it read. {@link #cancel} must run where no read runs (under the file's write lock): every
- * change and close cancels first, waiting for jobs in flight, so no read sees a batch from before a
- * write, and no job outlives the cryptors or the channel it uses.
+ * <p>Cleartext: a job holds one batch of it in a heap buffer until the stream has copied it out; the
+ * buffers are reused and zeroed by {@link #drop} (every change and close of the file, and a read
+ * that reaches its end). Memory: at most {@link #DEPTH} jobs and one spare buffer pair.
+ *
+ * <p>Thread-safe. A reader copies a batch under this object's lock, waiting there for a job in
+ * flight: only one stream uses the jobs (parallel readers drop them), so nobody else waits. {@link
+ * #drop} waits for jobs in flight, so none outlives the cryptors or the channel it uses.
  */
 final class ReadAhead {
-    /** Calls that read fewer units are not read ahead for: handing a small read to a thread costs more than it saves. */
+    /** Reads of fewer units do not start a stream: handing a small read's successor to a thread costs more than it saves. */
     static final int MIN_UNITS = 8;
     /**
      * Batches handed to reader threads before a read decrypts one itself: one per other core (the
@@ -51,28 +51,6 @@ final class ReadAhead {
     static final int DEPTH = Math.max(1, Math.min(3, Runtime.getRuntime().availableProcessors() - 1));
     /** How long a waiting reader spins before it parks: a job about to end saves a wake-up (tens of microseconds in a VM). */
     private static final long SPIN_NANOS = 50_000;
-    /** Spare buffer pairs kept: as many as jobs can hold plus ones readers copy from. */
-    private static final int MAX_SPARE_BUFFERS = DEPTH + 2;
-    /**
-     * How long a reader thread that ran out of jobs looks for the next before it ends: a reader
-     * hands out a batch every one or two batches, and a thread still looking takes it at once
-     * where waking a parked one costs tens of microseconds.
-     */
-    private static final long IDLE_SPIN_NANOS = 50_000;
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    /**
-     * Reader threads shared by every open file: a hand-over goes to an idle one, or starts one (so
-     * the first seconds of a stream start a few), ended after a minute idle. Measured against a
-     * fixed pool waiting on a queue, which was slower here (256 MiB SIV_XTS median 90.7 vs 77.5 ms):
-     * a thread parked on a queue wakes later than one that has just returned and still polls. Daemon
-     * threads; never interrupted (an interrupt during I/O would close the shared ciphertext channel).
-     */
-    private static final Executor READERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread t = new Thread(task, "coffer-reader-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
 
     /** Decrypts whole stored units; implemented by the open file, which owns the keys. */
     interface UnitDecryption {
@@ -89,30 +67,21 @@ final class ReadAhead {
     private final SectorLayout layout;
     private final UnitDecryption decryption;
     private final int batchUnits;
-    /** Jobs not yet taken by a reader thread, in the order they were handed out. */
-    private final ConcurrentLinkedQueue<Job> queued = new ConcurrentLinkedQueue<>();
-    /** Reader threads running this file's jobs (at most {@link #DEPTH}), and how many of them look for one. */
-    private final AtomicInteger drainers = new AtomicInteger();
-    private final AtomicInteger looking = new AtomicInteger();
-    /** Jobs of consecutive batches, in file order; guarded by {@code this}. */
+    private final ReaderThreads threads = new ReaderThreads(DEPTH);
+    /** Jobs not yet copied out, in file order; guarded by {@code this}. */
     private final ArrayDeque<Job> jobs = new ArrayDeque<>();
-    /** Jobs dropped while they ran: {@link #cancel} still waits for them. Guarded by {@code this}. */
+    /** Jobs dropped while they ran: {@link #drop} still waits for them. Guarded by {@code this}. */
     private final List<Job> abandoned = new ArrayList<>();
-    /** Idle {stored, cleartext} buffer pairs; guarded by {@code this}. */
-    private final ArrayDeque<byte[][]> spareBuffers = new ArrayDeque<>();
-    /** Where the most recent read ended. */
-    private long lastEnd;
+    /** An idle {stored, cleartext} buffer pair, or null; guarded by {@code this}. */
+    private byte[][] spareBuffers;
+    /** Where the most recent read ended, or -1 before the first: a file's first read starts no stream. */
+    private long lastEnd = -1;
     /** The furthest end of the current sequential stream, or -1 if none. */
     private long streamEnd = -1;
-    /**
-     * Set once two reads of the file ran at the same time (a FUSE mount's workers serving the
-     * kernel's read requests, a WebDAV GET's read-ahead): they already decrypt on every core, and
-     * handing out batches besides only cost CPU (measured: fresh-mount 1 GiB read through FUSE
-     * +0.3 s CPU, no faster). From then on this file hands out nothing.
-     */
+    /** See the class comment. */
     private volatile boolean parallelReads;
-    /** Set by {@link #dropBuffers} until the next job starts: buffers handed back meanwhile are zeroed, not kept. */
-    private boolean dropped;
+    /** Batches copied out of jobs (for tests). */
+    private long served;
 
     ReadAhead(FileChannel channel, SectorLayout layout, int batchUnits, UnitDecryption decryption) {
         this.channel = channel;
@@ -121,57 +90,59 @@ final class ReadAhead {
         this.decryption = decryption;
     }
 
+    /** The first unit of the grid batch holding {@code unit}. */
+    long batchOf(long unit) {
+        return unit - unit % batchUnits;
+    }
+
     /**
-     * Copies cleartext {@code [from, to)} ∩ units {@code [first, last]} into {@code out} (at
-     * {@code outOff} for {@code from}) if a job decrypted a batch that starts at unit {@code first}
-     * and covers {@code last}, waiting for it if it is running. Returns false if there is none, it
-     * failed, or it had not started (then it never will): the caller reads those units itself.
+     * Copies cleartext {@code [from, to)} ∩ units {@code [first, last]} (one grid batch or part of
+     * it) into {@code out} (at {@code outOff} for {@code from}) if a job decrypted the batch, waiting
+     * for it if it is running. Returns false if there is none, it failed, or it had not started
+     * (then it never will): the caller reads those units itself.
      */
-    boolean copyTo(long first, long last, long from, long to, byte[] out, int outOff) {
-        Job j = take(first);
+    synchronized boolean copyTo(long first, long last, long from, long to, byte[] out, int outOff) {
+        Job j = null;
+        for (Job candidate : jobs) {
+            if (candidate.first <= first && last <= candidate.last) {
+                j = candidate;
+                break;
+            }
+        }
         if (j == null) {
             return false;
         }
+        if (j.claim()) { // not started: reading now beats waiting for a reader thread
+            jobs.remove(j);
+            giveBack(j);
+            return false;
+        }
         j.await();
-        try {
-            if (!j.decrypted || j.last < last) {
-                return false;
-            }
-            long batchStart = SectorLayout.unitStart(first);
-            long copyFrom = Math.max(from, batchStart);
-            long copyTo = Math.min(to, SectorLayout.unitStart(last) + layout.unitLength(last, j.size));
-            System.arraycopy(j.cleartext, (int) (copyFrom - batchStart), out, outOff + (int) (copyFrom - from),
-                    (int) (copyTo - copyFrom));
-            return true;
-        } finally {
-            recycle(j);
+        if (!j.decrypted) {
+            jobs.remove(j);
+            giveBack(j);
+            return false;
         }
-    }
-
-    /** Removes the job for the batch starting at unit {@code first}, or returns null; null also if it had not started. */
-    private synchronized Job take(long first) {
-        for (Iterator<Job> it = jobs.iterator(); it.hasNext(); ) {
-            Job j = it.next();
-            if (j.first == first) {
-                it.remove();
-                if (j.claim()) {
-                    giveBack(j); // not started: reading now beats waiting for a reader thread
-                    return null;
-                }
-                return j;
-            }
+        long copyFrom = Math.max(from, SectorLayout.unitStart(first));
+        long copyTo = Math.min(to, SectorLayout.unitStart(last) + layout.unitLength(last, j.size));
+        System.arraycopy(j.cleartext, (int) (copyFrom - SectorLayout.unitStart(j.first)), out,
+                outOff + (int) (copyFrom - from), (int) (copyTo - copyFrom));
+        if (last == j.last) { // the stream has passed it
+            jobs.remove(j);
+            giveBack(j);
         }
-        return null;
+        served++;
+        return true;
     }
 
     /**
-     * Called by a read about to decrypt the batch {@code [batchStart, batchEnd]} itself: first hands
-     * the next {@link #DEPTH} batches that have no job yet to reader threads, so they decrypt while
-     * this thread does. Those are the read's own later batches ({@code last} is its last unit), and,
-     * if the read continues a sequential stream (it starts where the last read ended, or within the
-     * few batches before the stream's end that parallel readers may still be reading), the batches
-     * after its end, each as long as this read (at most a batch). Jobs the stream has passed or
-     * jumped away from are dropped.
+     * Called by a read about to decrypt the units {@code [batchStart, batchEnd]} (of one grid batch)
+     * itself: first hands the next grid batches without a job to reader threads, until {@link #DEPTH}
+     * jobs lie after {@code batchEnd}. Those are the read's own later batches ({@code last} is its
+     * last unit) and, if the read continues a sequential stream (it starts where the last read ended,
+     * or within the few batches before the stream's end that parallel readers may still be reading)
+     * and is at least {@link #MIN_UNITS} long, the batches after its end. Jobs the stream has passed
+     * or jumped away from are dropped.
      */
     synchronized void handOut(long batchStart, long batchEnd, long last, long from, long to, long size) {
         pruneAbandoned();
@@ -180,44 +151,24 @@ final class ReadAhead {
         }
         long firstUnit = layout.unitOf(from, size);
         long fileLast = layout.unitCount(size) - 1;
-        int span = (int) Math.min(batchUnits, last - firstUnit + 1);
-        boolean prefetch = span >= MIN_UNITS && to < size && continuesStream(from);
-        long beyond = layout.unitOf(Math.min(to, size - 1), size); // the next read's first unit
-        long furthest = prefetch ? Math.min(fileLast, beyond + (long) DEPTH * span) : last;
+        boolean prefetch = last - firstUnit + 1 >= MIN_UNITS && to < size && continuesStream(from);
+        long next = batchOf(batchEnd) + batchUnits;
+        long limit = prefetch ? Math.min(fileLast, next + (long) DEPTH * batchUnits - 1) : last;
+        int ahead = 0;
         for (Iterator<Job> it = jobs.iterator(); it.hasNext(); ) {
             Job j = it.next();
-            if (j.last < firstUnit || j.first > furthest) {
+            if (j.last < firstUnit || j.first > limit) {
                 it.remove();
                 abandon(j);
+            } else if (j.first > batchEnd) {
+                ahead++;
             }
         }
-        int started = 0; // jobs after this batch, those handed out before included
-        for (Job j : jobs) {
-            if (j.first > batchEnd) {
-                started++;
-            }
-        }
-        long start = batchEnd + 1;
-        while (started < DEPTH && start <= last) { // the read's own later batches
-            long end = Math.min(last, start + batchUnits - 1);
+        for (long start = next; ahead < DEPTH && start <= limit; start += batchUnits) {
             if (!hasJob(start)) {
-                if (!startJob(start, end, size)) {
-                    return;
-                }
-                started++;
+                startJob(start, Math.min(fileLast, start + batchUnits - 1), size);
+                ahead++;
             }
-            start = end + 1;
-        }
-        start = beyond;
-        while (prefetch && started < DEPTH && start <= fileLast) {
-            long end = Math.min(fileLast, start + span - 1);
-            if (!hasJob(start)) {
-                if (!startJob(start, end, size)) {
-                    return;
-                }
-                started++;
-            }
-            start = end + 1;
         }
     }
 
@@ -230,19 +181,34 @@ final class ReadAhead {
                 && from >= streamEnd - (long) (DEPTH + 2) * batchUnits * SectorLayout.SECTOR;
     }
 
-    /** Notes that two reads ran at the same time: see {@link #parallelReads}. */
-    void parallelReadsSeen() {
-        parallelReads = true;
-    }
-
-    /** Records a read of cleartext {@code [from, to)}: where a sequential stream continues. */
+    /** Records a read of cleartext {@code [from, to)}: where a sequential stream continues, or that it ended. */
     synchronized void readDone(long from, long to) {
         if (inStream(from)) {
             streamEnd = Math.max(streamEnd, to);
         } else if (from == lastEnd) {
             streamEnd = to;
+        } else {
+            streamEnd = -1;
         }
         lastEnd = to;
+    }
+
+    /** Notes that two reads of the file ran at the same time: drops every job and hands out nothing more. */
+    void parallelReadsSeen() {
+        if (parallelReads) {
+            return;
+        }
+        synchronized (this) {
+            parallelReads = true;
+            while (!jobs.isEmpty()) {
+                abandon(jobs.pollFirst());
+            }
+            threads.clear();
+            if (spareBuffers != null) {
+                Bytes.wipe(spareBuffers[1]);
+                spareBuffers = null;
+            }
+        }
     }
 
     private boolean hasJob(long first) {
@@ -254,74 +220,22 @@ final class ReadAhead {
         return false;
     }
 
-    private boolean startJob(long first, long last, long size) {
+    private void startJob(long first, long last, long size) {
         long ctStart = layout.storedUnitOffset(first);
         int ctLen = (int) (layout.storedUnitOffset(last) + layout.storedUnitLength(last, size) - ctStart);
-        byte[][] pair = spareBuffers.pollFirst();
+        byte[][] pair = spareBuffers;
+        spareBuffers = null;
         if (pair == null) {
             pair = new byte[][] {
                 new byte[batchUnits * (layout.storedUnitSize() + SectorLayout.MIN_XTS)],
                 new byte[batchUnits * SectorLayout.SECTOR + SectorLayout.MIN_XTS]};
         }
-        dropped = false;
         Job j = new Job(this, pair, first, last, size, ctStart, ctLen);
         jobs.addLast(j);
-        queued.add(j);
-        if (queued.size() > looking.get()) {
-            startDrainer();
-        }
-        return true;
+        threads.submit(j);
     }
 
-    /** Starts a reader thread for this file's jobs unless {@link #DEPTH} already run. */
-    private void startDrainer() {
-        for (int d; (d = drainers.get()) < DEPTH; ) {
-            if (drainers.compareAndSet(d, d + 1)) {
-                try {
-                    READERS.execute(this::drain);
-                } catch (Throwable noThread) { // e.g. no native thread left: readers do their batches themselves
-                    drainers.decrementAndGet();
-                }
-                return;
-            }
-        }
-    }
-
-    /** A reader thread's loop: runs queued jobs in order, looks a while for more, then ends. */
-    private void drain() {
-        while (true) {
-            Job j = queued.poll();
-            if (j != null) {
-                j.run(); // does nothing if a reader took it back
-                continue;
-            }
-            looking.incrementAndGet();
-            long until = System.nanoTime() + IDLE_SPIN_NANOS;
-            while (queued.isEmpty() && System.nanoTime() < until) {
-                Thread.onSpinWait();
-            }
-            looking.decrementAndGet();
-            if (!queued.isEmpty()) {
-                continue;
-            }
-            drainers.decrementAndGet();
-            // A job queued after the last look but before the decrement would wait for its reader: look once more.
-            if (queued.isEmpty() || !rejoin()) {
-                return;
-            }
-        }
-    }
-
-    private boolean rejoin() {
-        for (int d; (d = drainers.get()) < DEPTH; ) {
-            if (drainers.compareAndSet(d, d + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Drops a job: at once if it had not started, else once it ends (cancel waits for it). */
+    /** Drops a job: at once if it had not started, else once it ends ({@link #drop} waits for it). */
     private void abandon(Job j) {
         if (j.claim()) {
             giveBack(j);
@@ -340,58 +254,37 @@ final class ReadAhead {
         }
     }
 
-    private synchronized void recycle(Job j) {
-        giveBack(j);
-    }
-
-    /**
-     * Keeps a finished job's buffers for the next job, or lets them go (zeroed) if enough are kept or
-     * the buffers were dropped (a parallel reader copying its batch while another read the end).
-     */
+    /** Keeps a finished job's buffers for the next job, or zeroes them if one pair is kept already or no jobs will come. */
     private void giveBack(Job j) {
-        if (!dropped && spareBuffers.size() < MAX_SPARE_BUFFERS) {
-            spareBuffers.addFirst(j.buffers);
+        if (spareBuffers == null && !parallelReads) {
+            spareBuffers = j.buffers;
         } else {
             Bytes.wipe(j.cleartext);
         }
     }
 
     /**
-     * Waits for every job in flight and drops them all; the next reads read for themselves until a
-     * stream starts again. Called where no read runs: under the file's write lock.
+     * Waits for every job in flight, drops them all and zeroes and lets go of every buffer; the next
+     * reads read for themselves until a stream starts again. Called by every change and by close
+     * (under the file's write lock, so no read runs) and by a read that reached the end of the file
+     * (a file kept open after it, as indexers and media servers do, should hold no cleartext).
      */
-    void cancel() {
+    void drop() {
         List<Job> all;
         synchronized (this) {
-            all = new ArrayList<>(jobs);
-            all.addAll(abandoned);
-            jobs.clear();
-            abandoned.clear();
             streamEnd = -1;
-        }
-        for (Job j : all) {
-            if (!j.claim()) {
-                j.await();
+            if (jobs.isEmpty() && abandoned.isEmpty() && spareBuffers == null) {
+                return;
             }
-        }
-        queued.clear();
-        synchronized (this) {
-            all.forEach(this::giveBack);
-        }
-    }
-
-    /**
-     * Cancels, then zeroes and lets go of every buffer: a read reached the end of the file (a file
-     * kept open after it, as indexers and media servers do, should hold no batches), or it closes.
-     */
-    void dropBuffers() {
-        List<Job> all;
-        synchronized (this) {
             all = new ArrayList<>(jobs);
             all.addAll(abandoned);
             jobs.clear();
             abandoned.clear();
-            streamEnd = -1;
+            threads.clear();
+            if (spareBuffers != null) {
+                Bytes.wipe(spareBuffers[1]);
+                spareBuffers = null;
+            }
         }
         for (Job j : all) {
             if (!j.claim()) {
@@ -399,27 +292,25 @@ final class ReadAhead {
             }
             Bytes.wipe(j.cleartext);
         }
-        queued.clear();
-        synchronized (this) {
-            dropped = true;
-            for (byte[][] pair; (pair = spareBuffers.pollFirst()) != null; ) {
-                Bytes.wipe(pair[1]);
-            }
-        }
     }
 
     /** True if any buffer is held (for tests). */
     synchronized boolean holdsBuffers() {
-        return !(jobs.isEmpty() && abandoned.isEmpty() && spareBuffers.isEmpty());
+        return !(jobs.isEmpty() && abandoned.isEmpty() && spareBuffers == null);
     }
 
-    /** Jobs not yet taken (for tests). */
+    /** Jobs not yet copied out (for tests). */
     synchronized int pending() {
         return jobs.size();
     }
 
+    /** Batches copied out of jobs so far (for tests). */
+    synchronized long served() {
+        return served;
+    }
+
     /** One batch read and decrypted on a reader thread. */
-    private static final class Job {
+    private static final class Job implements Runnable {
         private final ReadAhead owner;
         final byte[][] buffers;
         final byte[] cleartext;
@@ -452,9 +343,10 @@ final class ReadAhead {
             return claimed.compareAndSet(false, true);
         }
 
-        void run() {
+        @Override
+        public void run() {
             if (!claim()) {
-                return; // dropped before it started
+                return; // taken back before it started
             }
             try {
                 byte[] stored = buffers[0];

@@ -19,6 +19,8 @@ import java.util.List;
 final class ObservedChannel extends FileChannel {
     private final FileChannel d;
     volatile long readAheadDelayMillis;
+    /** Delay of every positional read by any other thread (the readers themselves). */
+    volatile long callerDelayMillis;
     volatile boolean failReadAheads;
     /** "thread-kind position" of every positional read, in order, and "close" when closed. */
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
@@ -33,16 +35,26 @@ final class ObservedChannel extends FileChannel {
 
     /** Waits (up to 10 s) until an event starting with {@code prefix} has been recorded. */
     void awaitEvent(String prefix) throws InterruptedException {
+        awaitEvents(prefix, 1);
+    }
+
+    /** Waits (up to 10 s) until {@code n} events starting with {@code prefix} have been recorded. */
+    void awaitEvents(String prefix, long n) throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (System.nanoTime() < deadline) {
-            synchronized (events) {
-                if (events.stream().anyMatch(e -> e.startsWith(prefix))) {
-                    return;
-                }
+            if (count(prefix) >= n) {
+                return;
             }
             Thread.sleep(1);
         }
-        throw new AssertionError("no event " + prefix + " in " + events);
+        throw new AssertionError(n + " events " + prefix + " expected in " + events);
+    }
+
+    /** Events recorded so far that start with {@code prefix}. */
+    long count(String prefix) {
+        synchronized (events) {
+            return events.stream().filter(e -> e.startsWith(prefix)).count();
+        }
     }
 
     long readAheads() {
@@ -53,6 +65,13 @@ final class ObservedChannel extends FileChannel {
 
     @Override public int read(ByteBuffer dst, long position) throws IOException {
         boolean ahead = onReaderThread();
+        if (!ahead && callerDelayMillis > 0) {
+            try {
+                Thread.sleep(callerDelayMillis);
+            } catch (InterruptedException e) {
+                throw new IOException("interrupted", e);
+            }
+        }
         if (ahead) {
             events.add("ahead-start " + position);
             if (readAheadDelayMillis > 0) {
