@@ -6,10 +6,7 @@ import java.nio.channels.FileChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -29,18 +26,8 @@ final class PendingWrite implements Runnable {
      * for a CPU (2 cores and another busy process) cannot have this one; parking lets it migrate.
      */
     private static final long SPIN_NANOS = 10_000;
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    /**
-     * Writer threads shared by every open file: a thread per pending write at most, started on demand
-     * and ended after a minute idle. Daemon threads, so they never keep the JVM alive; never
-     * interrupted, because an interrupt during I/O would close the file's ciphertext channel.
-     */
-    private static final Executor WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread t = new Thread(task, "coffer-writer-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    /** Writer threads shared by every open file: a thread per pending write at most. */
+    private static final Executor WRITERS = DaemonThreads.pool("coffer-writer-");
 
     /**
      * Writes on a writer thread that have not finished. The JVM's exit waits for them (up to

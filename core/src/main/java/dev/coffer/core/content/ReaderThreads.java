@@ -2,9 +2,6 @@ package dev.coffer.core.content;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,18 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ReaderThreads {
     /** How long a thread that ran out of jobs looks for the next before it ends. */
     private static final long IDLE_SPIN_NANOS = 50_000;
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    /**
-     * Threads shared by every open file: a new loop goes to an idle one, or starts one, ended after a
-     * minute idle. Daemon threads; never interrupted (an interrupt during I/O would close the shared
-     * ciphertext channel).
-     */
-    private static final Executor POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread t = new Thread(task, "coffer-reader-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    /** Threads shared by every open file: a new loop goes to an idle one, or starts one. */
+    private static final Executor POOL = DaemonThreads.pool("coffer-reader-");
 
     private final int maxThreads;
     private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
