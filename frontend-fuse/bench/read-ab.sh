@@ -7,6 +7,7 @@
 #
 # Copy each build's app/target/{coffer,coffer-app-*.jar,lib} to its own folder first. Prints one line
 # per round and build: fresh seconds, mount JVM CPU seconds during the fresh read, warm seconds, load.
+# COMBO=SIV_XTS ... reads from a vault of that content mode (default SIV_XTSHMAC).
 set -euo pipefail
 R=$1; shift
 W=$(mktemp -d /dev/shm/coffer-read-ab.XXXXXX)
@@ -14,7 +15,7 @@ P=
 trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
 mkdir -p "$W/mnt"; printf 'read-ab passphrase\n' > "$W/pass"
 first=${1#*=}
-"$first" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
+"$first" create "$W/c" --scrypt-n 16384 --combo "${COMBO:-SIV_XTSHMAC}" --passphrase-file "$W/pass" > /dev/null
 mnt() {
   "$1" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
   for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.05; done
