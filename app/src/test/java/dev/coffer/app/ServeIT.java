@@ -2,6 +2,7 @@ package dev.coffer.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.coffer.app.os.CredentialLeaks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code coffer serve} as users run it: the real launcher in its own process, talked to over HTTP,
  * stopped with SIGTERM and SIGINT; with {@code --mount} (davfs2, as root) the files appear in the
- * folder it prints and reach the vault; a port in use is a clear one-line error.
+ * folder it prints and reach the vault, the URL (which /proc/mounts shows) answers 401 without the
+ * credential davfs2 was given, and that credential's password is in no file, mount table, command
+ * line or environment ({@link CredentialLeaks}); a port in use is a clear one-line error.
  */
 class ServeIT {
     private static final String PASSPHRASE = "correct horse battery";
@@ -142,11 +145,24 @@ class ServeIT {
         assertThat(Files.readString(Path.of("/proc/mounts"))).contains(" " + mnt + " ");
         Files.writeString(mnt.resolve("via-davfs.txt"), "through the OS client");
         assertThat(Files.readString(mnt.resolve("via-davfs.txt"))).isEqualTo("through the OS client");
+
+        // the URL, which /proc/mounts shows every local user, opens nothing without the credential
+        String secret = URI.create(s.url()).getPath().replace("/", "");
+        assertThat(Files.readString(Path.of("/proc/mounts"))).contains(secret);
+        HttpResponse<String> noCredential = send("GET", s.url() + "via-davfs.txt", null);
+        assertThat(noCredential.statusCode()).isEqualTo(401);
+        assertThat(noCredential.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Coffer\"");
+        assertThat(noCredential.body()).isEmpty();
+        assertThat(send("PROPFIND", s.url(), null).statusCode()).isEqualTo(401);
+        // and its password is nowhere: not in /proc/mounts, a command line or environment, davfs2's folders
+        assertThat(CredentialLeaks.working(s.url(), List.of(Path.of("/var/cache/davfs2"), Path.of("/etc/davfs2"),
+                Path.of(System.getProperty("user.home"), ".davfs2"), tmp)))
+                .as("places holding the mount's password").isEmpty();
+
         signal(s.process(), "TERM");
         assertThat(s.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
         assertThat(mnt).doesNotExist();
-        String secret = URI.create(s.url()).getPath().replace("/", "");
         try (var caches = Files.list(Path.of("/var/cache/davfs2"))) {
             assertThat(caches.map(p -> p.getFileName().toString())).as("davfs2's cleartext cache of the mount").noneMatch(n -> n.contains(secret));
         }
