@@ -72,10 +72,27 @@ public final class Davfs2Mount implements AutoCloseable {
             Files.writeString(conf, credentialInput == null ? CONFIG : CONFIG_ASKING);
             Commands.run(List.of("mount", "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()), Map.of(),
                     credentialInput, Commands.TIMEOUT_SECONDS);
+        } catch (IOException e) {
+            detachLateMount(mountPoint);
+            throw e;
         } finally {
             Files.deleteIfExists(conf);
         }
         return new Davfs2Mount(mountPoint, cacheKey(url));
+    }
+
+    /**
+     * After a failed or timed-out {@code mount}: if mount.davfs mounted it anyway, detach it
+     * ({@code umount -l}), so that no mount outlives the failed attempt.
+     */
+    private static void detachLateMount(Path mountPoint) {
+        try {
+            if (Files.readString(Path.of("/proc/mounts")).contains(" " + mountPoint + " ")) {
+                Commands.run(List.of("umount", "-l", mountPoint.toString()));
+            }
+        } catch (IOException e) {
+            // not mounted, or already gone
+        }
     }
 
     /** davfs2 names a mount's cache folder after host, URL path (without slashes), mount point and user. */

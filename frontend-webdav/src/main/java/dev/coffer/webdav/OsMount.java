@@ -83,7 +83,7 @@ public final class OsMount implements AutoCloseable {
             return mountWithDavfs2(server);
         }
         throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
-                + "installed; or mount " + server.url() + " yourself");
+                + "installed" + (server.requiresCredential() ? "" : "; or mount " + server.url() + " yourself"));
     }
 
     /**
