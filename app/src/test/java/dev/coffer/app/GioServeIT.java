@@ -3,11 +3,15 @@ package dev.coffer.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.coffer.app.os.CredentialLeaks;
 import dev.coffer.app.os.DesktopSession;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before
  * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so);
  * and gvfs leaves nothing cleartext in the session's home, cache, data, config or runtime folders.
+ * The server requires the credential that gio was given on its standard input: the URL alone gets
+ * 401, and the password is in none of the session's folders, command lines or environments.
  * A missing gvfs part is a failure naming its Debian package (scripts/test.sh installs them).
  */
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -107,7 +113,7 @@ class GioServeIT {
     }
 
     /** A running {@code coffer serve --mount}: its process, its stderr, gvfsd-fuse's folder and gvfs's URI of the mount. */
-    private record Serving(Process process, BufferedReader err, Path gvfsFolder, String davUri) {}
+    private record Serving(Process process, BufferedReader err, Path gvfsFolder, String davUri, String url) {}
 
     /** Creates {@code vault} and serves it with {@code --mount}; checks that gio mounted it where it says. */
     private Serving serveMounted(Path vault) throws Exception {
@@ -126,7 +132,7 @@ class GioServeIT {
         String davUri = "dav://127.0.0.1:" + port + "/" + secret;
         assertThat(output("gio", "mount", "-l")).contains("-> " + davUri);
         assertThat(gvfsFolder).isDirectory();
-        return new Serving(serve, err, gvfsFolder, davUri);
+        return new Serving(serve, err, gvfsFolder, davUri, url);
     }
 
     private static void terminate(Process p) throws Exception {
@@ -165,6 +171,15 @@ class GioServeIT {
 
         // encrypted in the vault: no cleartext name or content
         assertNoCleartextUnder(vault, List.of("note.txt", "Reports", "figures.bin", "copied.bin"));
+
+        // the URL, which the command lines of gio show, opens nothing without the credential gio was given on stdin
+        HttpResponse<String> noCredential = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(s.url() + "note.txt")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(noCredential.statusCode()).isEqualTo(401);
+        assertThat(noCredential.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Coffer\"");
+        assertThat(noCredential.body()).isEmpty();
+        // and gvfs stored its password nowhere: not in the session's folders (keyring included), a command line or environment
+        assertThat(CredentialLeaks.working(s.url(), sessionFoldersButTheMount())).as("places holding the mount's password").isEmpty();
 
         // written just before the stop: the unmount waits for gvfs's upload
         Files.writeString(gvfsFolder.resolve("last.txt"), "written just before SIGTERM");
@@ -225,6 +240,19 @@ class GioServeIT {
         held.close();
         assertThat(s.gvfsFolder()).doesNotExist();
         assertThat(output(launcher(), "ls", vault.toString())).as("the vault after the forced unmount").doesNotContain("held.txt");
+    }
+
+    /** The session's home, cache, data, config and runtime folders, without gvfsd-fuse's folder (the mount itself). */
+    private static List<Path> sessionFoldersButTheMount() throws IOException {
+        Path root = tmp.resolve("session");
+        List<Path> folders = new ArrayList<>();
+        for (String dir : List.of("home", "cache", "data", "config")) {
+            folders.add(root.resolve(dir));
+        }
+        try (Stream<Path> run = Files.list(root.resolve("run"))) {
+            run.filter(p -> !p.getFileName().toString().equals("gvfs")).forEach(folders::add);
+        }
+        return folders;
     }
 
     /** Waits up to 30 s until {@code throughGvfs} reads back as {@code expected} (gvfs uploads after close() returned). */

@@ -2,6 +2,7 @@ package dev.coffer.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.coffer.app.os.CredentialLeaks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code coffer serve} as users run it: the real launcher in its own process, talked to over HTTP,
  * stopped with SIGTERM and SIGINT; with {@code --mount} (davfs2, as root) the files appear in the
- * folder it prints and reach the vault; a port in use is a clear one-line error.
+ * folder it prints and reach the vault, the URL (which /proc/mounts shows) answers 401 without the
+ * credential davfs2 was given, and that credential's password is in no file, mount table, command
+ * line or environment ({@link CredentialLeaks}); a port in use is a clear one-line error.
  */
 class ServeIT {
     private static final String PASSPHRASE = "correct horse battery";
@@ -57,9 +60,17 @@ class ServeIT {
     }
 
     private Process process(String... args) throws IOException {
+        return process(null, args);
+    }
+
+    /** The launcher with {@code args}; {@code pathFirst} (may be null) goes in front of PATH. */
+    private Process process(Path pathFirst, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
+        if (pathFirst != null) {
+            pb.environment().put("PATH", pathFirst + ":" + System.getenv("PATH"));
+        }
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
         pb.environment().remove("DBUS_SESSION_BUS_ADDRESS"); // no desktop session: --mount uses davfs2 (GioServeIT tests gio)
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -69,9 +80,13 @@ class ServeIT {
     }
 
     private Serving serve(String... extra) throws IOException {
+        return serve(null, extra);
+    }
+
+    private Serving serve(Path pathFirst, String... extra) throws IOException {
         List<String> args = new ArrayList<>(List.of("serve", vault.toString()));
         args.addAll(List.of(extra));
-        Process p = process(args.toArray(new String[0]));
+        Process p = process(pathFirst, args.toArray(new String[0]));
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
         String url = out.readLine();
@@ -142,14 +157,48 @@ class ServeIT {
         assertThat(Files.readString(Path.of("/proc/mounts"))).contains(" " + mnt + " ");
         Files.writeString(mnt.resolve("via-davfs.txt"), "through the OS client");
         assertThat(Files.readString(mnt.resolve("via-davfs.txt"))).isEqualTo("through the OS client");
+
+        // the URL, which /proc/mounts shows every local user, opens nothing without the credential
+        String secret = URI.create(s.url()).getPath().replace("/", "");
+        assertThat(Files.readString(Path.of("/proc/mounts"))).contains(secret);
+        HttpResponse<String> noCredential = send("GET", s.url() + "via-davfs.txt", null);
+        assertThat(noCredential.statusCode()).isEqualTo(401);
+        assertThat(noCredential.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Coffer\"");
+        assertThat(noCredential.body()).isEmpty();
+        assertThat(send("PROPFIND", s.url(), null).statusCode()).isEqualTo(401);
+        // and its password is nowhere: not in /proc/mounts, a command line or environment, davfs2's folders
+        assertThat(CredentialLeaks.working(s.url(), List.of(Path.of("/var/cache/davfs2"), Path.of("/etc/davfs2"),
+                Path.of(System.getProperty("user.home"), ".davfs2"), tmp)))
+                .as("places holding the mount's password").isEmpty();
+
         signal(s.process(), "TERM");
         assertThat(s.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(" " + mnt + " ");
         assertThat(mnt).doesNotExist();
-        String secret = URI.create(s.url()).getPath().replace("/", "");
         try (var caches = Files.list(Path.of("/var/cache/davfs2"))) {
             assertThat(caches.map(p -> p.getFileName().toString())).as("davfs2's cleartext cache of the mount").noneMatch(n -> n.contains(secret));
         }
         assertThat(cat("via-davfs.txt")).isEqualTo("through the OS client");
+    }
+
+    /**
+     * {@code --mount} where no client can mount (a {@code mount} on PATH that fails, no desktop
+     * session): it says so and serves anyway, as without {@code --mount}: the URL it prints needs no
+     * credential (the server that had one stopped; the one printed is a new one).
+     */
+    @Test
+    void aFailedMountServesTheUrlWithoutCredential() throws Exception {
+        Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
+        Path mount = fakeBin.resolve("mount");
+        Files.writeString(mount, "#!/bin/sh\necho 'mount: refused by the test' >&2\nexit 32\n");
+        assertThat(mount.toFile().setExecutable(true)).isTrue();
+        Serving s = serve(fakeBin, "--mount");
+        assertThat(s.err().readLine()).startsWith("coffer: not mounted: ").contains("refused by the test");
+        assertThat(s.err().readLine()).startsWith("coffer: serving on 127.0.0.1 only");
+        assertThat(send("PUT", s.url() + "plain.txt", "no credential needed").statusCode()).isEqualTo(201);
+        assertThat(send("GET", s.url() + "plain.txt", null).body()).isEqualTo("no credential needed");
+        signal(s.process(), "TERM");
+        assertThat(s.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(cat("plain.txt")).isEqualTo("no credential needed");
     }
 }

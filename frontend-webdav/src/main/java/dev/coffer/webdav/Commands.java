@@ -1,6 +1,7 @@
 package dev.coffer.webdav;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,13 +9,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the operating system's mount tools: with no input (they must never wait for a prompt), a
- * time limit, and their output kept for the error message.
+ * Runs the operating system's mount tools: with no input (they must never wait for a prompt) or
+ * with a given input that is then closed (a credential they prompt for: on a pipe, never on the
+ * command line or in the environment), a time limit, and their output kept for the error message.
  *
  * <p>Not responsible for choosing the tool ({@link OsMount}).
  */
 final class Commands {
-    private static final long TIMEOUT_SECONDS = 60;
+    static final long TIMEOUT_SECONDS = 60;
 
     private Commands() {}
 
@@ -25,13 +27,30 @@ final class Commands {
 
     /** Runs {@code command} with {@code environment} added to this process's environment; as {@link #run(List)}. */
     static String run(List<String> command, java.util.Map<String, String> environment) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(devNull()));
+        return run(command, environment, null, TIMEOUT_SECONDS);
+    }
+
+    /**
+     * As {@link #run(List, java.util.Map)}, with {@code input} written to the command's standard input
+     * (then closed; null: no input) and a time limit of {@code timeoutSeconds}.
+     */
+    static String run(List<String> command, java.util.Map<String, String> environment, byte[] input, long timeoutSeconds)
+            throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(input == null ? ProcessBuilder.Redirect.from(devNull()) : ProcessBuilder.Redirect.PIPE);
         pb.environment().putAll(environment);
         Process p = pb.start();
+        if (input != null) {
+            try (OutputStream stdin = p.getOutputStream()) {
+                stdin.write(input);
+            } catch (IOException e) {
+                // it ended without reading its input; its exit status and output say why
+            }
+        }
         try {
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new IOException(command.get(0) + " did not finish within " + TIMEOUT_SECONDS + " s");
+                throw new IOException(command.get(0) + " did not finish within " + timeoutSeconds + " s");
             }
         } catch (InterruptedException e) {
             p.destroyForcibly();

@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * A davfs2 mount of a served tree (Linux, as root): {@code mount -t davfs} with a private
- * configuration that never asks for credentials ({@code ask_auth 0}; the server asks for none),
- * takes WebDAV locks ({@code use_locks 1}), uploads on close ({@code delay_upload 0}) and uses
+ * configuration that never asks for credentials ({@code ask_auth 0}) when the server requires none;
+ * for a server with a {@link DavCredential}, it asks ({@code ask_auth 1}) and mount.davfs reads
+ * user and password on its standard input, so the password is never on disk or on a command line
+ * (davfs2 keeps it in its own memory). The configuration takes WebDAV locks ({@code use_locks 1}), uploads on close ({@code delay_upload 0}) and uses
  * 64 KiB buffers ({@code buf_size 64}: with smaller ones directory listings fail with EINVAL on
  * Linux 6.16 and later). {@link #close} unmounts ({@code umount.davfs} waits until davfs2 has
  * uploaded what is still in its cache), then deletes davfs2's cache folder of this mount in
@@ -22,6 +26,8 @@ import java.util.stream.Stream;
  */
 public final class Davfs2Mount implements AutoCloseable {
     static final String CONFIG = "ask_auth 0\nuse_locks 1\ndelay_upload 0\nbuf_size 64\n";
+    /** {@link #CONFIG}, but asking for the credential (on standard input). */
+    static final String CONFIG_ASKING = CONFIG.replace("ask_auth 0", "ask_auth 1");
     /** davfs2's cache for mounts by root (its system-wide {@code cache_dir}). */
     static final String CACHE_ROOT = "/var/cache/davfs2";
 
@@ -41,17 +47,52 @@ public final class Davfs2Mount implements AutoCloseable {
 
     /** Mounts {@code url} at {@code mountPoint} (an existing empty folder). */
     public static Davfs2Mount mount(String url, Path mountPoint) throws IOException {
+        return mount(url, mountPoint, null);
+    }
+
+    /** Mounts {@code server}, handing davfs2 its credential if it requires one. */
+    static Davfs2Mount mount(WebDavServer server, Path mountPoint) throws IOException {
+        DavCredential credential = server.credential();
+        byte[] input = credential == null ? null : credential.clientInput();
+        try {
+            return mount(server.url(), mountPoint, input);
+        } finally {
+            if (input != null) {
+                Arrays.fill(input, (byte) 0);
+            }
+        }
+    }
+
+    private static Davfs2Mount mount(String url, Path mountPoint, byte[] credentialInput) throws IOException {
         if (helper().isEmpty()) {
             throw new IOException("davfs2 is not installed (Debian: apt-get install davfs2)");
         }
         Path conf = Files.createTempFile("coffer-davfs2", ".conf", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
-            Files.writeString(conf, CONFIG);
-            Commands.run(List.of("mount", "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()));
+            Files.writeString(conf, credentialInput == null ? CONFIG : CONFIG_ASKING);
+            Commands.run(List.of("mount", "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()), Map.of(),
+                    credentialInput, Commands.TIMEOUT_SECONDS);
+        } catch (IOException e) {
+            detachLateMount(mountPoint);
+            throw e;
         } finally {
             Files.deleteIfExists(conf);
         }
         return new Davfs2Mount(mountPoint, cacheKey(url));
+    }
+
+    /**
+     * After a failed or timed-out {@code mount}: if mount.davfs mounted it anyway, detach it
+     * ({@code umount -l}), so that no mount outlives the failed attempt.
+     */
+    private static void detachLateMount(Path mountPoint) {
+        try {
+            if (Files.readString(Path.of("/proc/mounts")).contains(" " + mountPoint + " ")) {
+                Commands.run(List.of("umount", "-l", mountPoint.toString()));
+            }
+        } catch (IOException e) {
+            // not mounted, or already gone
+        }
     }
 
     /** davfs2 names a mount's cache folder after host, URL path (without slashes), mount point and user. */

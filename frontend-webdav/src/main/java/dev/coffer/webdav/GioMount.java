@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +24,14 @@ import java.util.Set;
  * unmounts by force and says what was dropped ({@code coffer serve} stopping). {@link #closeIfIdle}
  * (an app's lock) waits only a few seconds and then leaves the mount as it is; {@link #closeForcibly}
  * (the user chose to lock anyway) does not wait. The commands run on the given session bus, with
- * {@code LC_ALL=C} (their messages are read here), and with no
- * input, so an authentication prompt fails instead of waiting (the server asks for none).
+ * {@code LC_ALL=C} (their messages are read here). {@code gio mount} of a server that requires a
+ * {@link DavCredential} gets user and password on its standard input, where its password prompt
+ * reads them (gio's mount operation leaves gvfs's default, never to save a password); the other commands, and any second prompt (a wrong
+ * password), get no input and fail instead of waiting.
+ *
+ * <p>A {@code gio mount} that fails or outlives its time limit is killed, and whatever gvfs may
+ * have mounted for it is unmounted by force ({@code gio mount -u -f}): no mount outlives a failed
+ * attempt that Coffer could see.
  *
  * <p>Not responsible for choosing gio over other clients ({@link OsMount}) or for the session.
  */
@@ -59,9 +66,25 @@ final class GioMount implements AutoCloseable {
 
     /** Mounts {@code server} with the gvfs of the session on {@code sessionBus} (a D-Bus address). */
     static GioMount mount(Path gio, String sessionBus, WebDavServer server) throws IOException {
+        return mount(gio, sessionBus, server, Commands.TIMEOUT_SECONDS);
+    }
+
+    /** As {@link #mount(Path, String, WebDavServer)}, giving {@code gio mount} {@code timeoutSeconds}. */
+    static GioMount mount(Path gio, String sessionBus, WebDavServer server, long timeoutSeconds) throws IOException {
         String uri = uri(server);
         GioMount mount = new GioMount(gio, sessionBus, uri, uri);
-        mount.run(List.of(gio.toString(), "mount", uri));
+        DavCredential credential = server.credential();
+        byte[] input = credential == null ? null : credential.clientInput();
+        try {
+            mount.run(List.of(gio.toString(), "mount", uri), input, timeoutSeconds);
+        } catch (IOException e) {
+            mount.unmountLate();
+            throw e;
+        } finally {
+            if (input != null) {
+                Arrays.fill(input, (byte) 0);
+            }
+        }
         String info;
         try {
             info = mount.run(List.of(gio.toString(), "info", "-a", "standard::name", uri));
@@ -165,10 +188,27 @@ final class GioMount implements AutoCloseable {
         return cmd;
     }
 
+    /**
+     * After a failed or timed-out {@code gio mount}: gvfs may have mounted it (or finish mounting it)
+     * although gio gave up; unmount by force whatever is there. A failure here (nothing mounted) is
+     * the expected case.
+     */
+    private void unmountLate() {
+        try {
+            run(unmount(true));
+        } catch (IOException e) {
+            // nothing was mounted
+        }
+    }
+
     /** Runs a gio command; its error names the server's port but not its secret segment. */
     private String run(List<String> command) throws IOException {
+        return run(command, null, Commands.TIMEOUT_SECONDS);
+    }
+
+    private String run(List<String> command, byte[] input, long timeoutSeconds) throws IOException {
         try {
-            return Commands.run(command, environment);
+            return Commands.run(command, environment, input, timeoutSeconds);
         } catch (IOException e) {
             String secret = URI.create(uri).getPath().replace("/", "");
             throw new IOException(String.valueOf(e.getMessage()).replace(secret, "SECRET"));

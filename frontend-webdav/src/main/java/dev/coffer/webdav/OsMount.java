@@ -11,7 +11,10 @@ import java.util.Optional;
  * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, {@link GioMount}) in
  * a desktop session with a D-Bus session bus, else (or when gio fails there) davfs2 when running as
  * root ({@link Davfs2Mount}, at a new folder in the temp folder). macOS and Windows: the command to
- * type ({@link #instructions}). {@link #close} unmounts before the server stops.
+ * type ({@link #instructions}). {@link #close} unmounts before the server stops. A server started
+ * with {@link WebDavServer#startWithCredential} has its credential handed to gio or davfs2 on their
+ * standard input; macOS's and Windows' commands are for a server without one (Windows' WebClient
+ * refuses Basic authentication over plain HTTP).
  *
  * <p>Not responsible for serving, or for the limits of the clients (docs/webdav.md lists them).
  */
@@ -80,7 +83,7 @@ public final class OsMount implements AutoCloseable {
             return mountWithDavfs2(server);
         }
         throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
-                + "installed; or mount " + server.url() + " yourself");
+                + "installed" + (server.requiresCredential() ? "" : "; or mount " + server.url() + " yourself"));
     }
 
     /**
@@ -95,7 +98,7 @@ public final class OsMount implements AutoCloseable {
     private static OsMount mountWithDavfs2(WebDavServer server) throws IOException {
         Path mnt = Files.createTempDirectory("coffer-webdav-");
         try {
-            Davfs2Mount m = Davfs2Mount.mount(server.url(), mnt);
+            Davfs2Mount m = Davfs2Mount.mount(server, mnt);
             return new OsMount(mnt.toString(), new Unmount() {
                 @Override
                 public void close() throws IOException {

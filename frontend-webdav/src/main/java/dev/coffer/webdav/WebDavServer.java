@@ -23,6 +23,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * length (64-bit Content-Length, chunked) and stops gracefully. {@link #close} stops it; the tree
  * itself (e.g. the vault's file system) stays open and belongs to the caller.
  *
+ * <p>A server started with {@link #startWithCredential} (for a mount Coffer makes itself, where the
+ * URL is readable by other local users) also requires HTTP Basic with a per-server password
+ * ({@link DavCredential}), which only {@link OsMount} hands on; {@link #close} wipes it.
+ *
  * <p>Not responsible for unlocking or locking a vault, or for mounting ({@link OsMount}).
  */
 public final class WebDavServer implements AutoCloseable {
@@ -33,12 +37,14 @@ public final class WebDavServer implements AutoCloseable {
     private final ReadAhead readAhead;
     private final DavUrls urls;
     private final int port;
+    private final DavCredential credential;
 
-    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port) {
+    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port, DavCredential credential) {
         this.jetty = jetty;
         this.readAhead = readAhead;
         this.urls = urls;
         this.port = port;
+        this.credential = credential;
     }
 
     /**
@@ -47,6 +53,20 @@ public final class WebDavServer implements AutoCloseable {
      * @throws java.net.BindException if the port is in use
      */
     public static WebDavServer start(Path root, int port) throws IOException {
+        return start(root, port, null);
+    }
+
+    /**
+     * As {@link #start}, but every request below the secret segment must also carry the server's own
+     * HTTP Basic credential (else 401), which {@link OsMount#mount} hands to the OS client.
+     *
+     * @throws java.net.BindException if the port is in use
+     */
+    public static WebDavServer startWithCredential(Path root, int port) throws IOException {
+        return start(root, port, DavCredential.random());
+    }
+
+    private static WebDavServer start(Path root, int port, DavCredential credential) throws IOException {
         DavUrls urls = DavUrls.random();
         DavTree tree = new DavTree(root, urls);
         LockManager locks = new LockManager();
@@ -79,17 +99,19 @@ public final class WebDavServer implements AutoCloseable {
             server.start();
         } catch (IOException e) {
             stopQuietly(server);
+            wipe(credential);
             throw e;
         } catch (Exception e) {
             stopQuietly(server);
+            wipe(credential);
             throw new IOException("cannot start the WebDAV server", e);
         }
         int actualPort = connector.getLocalPort();
         ReadAhead readAhead = ReadAhead.perCore();
         DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
-                readAhead);
+                readAhead, credential);
         context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
-        return new WebDavServer(server, readAhead, urls, actualPort);
+        return new WebDavServer(server, readAhead, urls, actualPort, credential);
     }
 
     private static HttpManager milton(DavTree tree, LockManager locks, LockMethods lockMethods) {
@@ -124,6 +146,16 @@ public final class WebDavServer implements AutoCloseable {
         return urls.secret();
     }
 
+    /** Whether requests must carry the server's HTTP Basic credential ({@link #startWithCredential}). */
+    public boolean requiresCredential() {
+        return credential != null;
+    }
+
+    /** The credential an OS client must send, or null if the server requires none. */
+    DavCredential credential() {
+        return credential;
+    }
+
     /** Blocks until the server has stopped (by {@link #close}, e.g. from a shutdown hook). */
     public void awaitStop() throws InterruptedException {
         jetty.join();
@@ -138,6 +170,13 @@ public final class WebDavServer implements AutoCloseable {
             throw new IOException("stopping the WebDAV server failed", e);
         } finally {
             readAhead.close();
+            wipe(credential);
+        }
+    }
+
+    private static void wipe(DavCredential credential) {
+        if (credential != null) {
+            credential.wipe();
         }
     }
 

@@ -16,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * Shows a vault over WebDAV through frontend-webdav: a loopback {@link WebDavServer} with a secret
  * URL, then, where the system can do it unattended ({@link OsMount}: gio in a desktop session,
  * davfs2 as root), an OS mount of it. If no OS mount is possible, the drive is the URL, which the
- * file manager opens. The preferred port is the preferences'; a second vault served at the same
+ * file manager opens. A server Coffer mounts itself requires an HTTP Basic credential that only the
+ * OS mount gets (the mount table shows its URL to other local users); if the OS mount fails, that
+ * server stops and the drive is a new server's URL, without a credential. The preferred port is the
+ * preferences'; a second vault served at the same
  * time gets a free port, while a port taken by another program is {@link Problem#PORT_IN_USE}.
  *
  * <p>Not responsible for the vault. WebDAV has no "busy" state, so unmounting always ends with the
@@ -48,26 +51,36 @@ public final class WebDavMounter implements Mounter {
     @Override
     public Drive mount(Path cleartextRoot, MountRequest request) throws IOException {
         int wanted = request.webDavPort() != 0 && portsInUse.contains(request.webDavPort()) ? 0 : request.webDavPort();
+        boolean mountHere = mountInOs && OsMount.canMountHere();
+        WebDavServer server = start(cleartextRoot, wanted, mountHere);
+        if (!mountHere) {
+            return new WebDavDrive(server, null);
+        }
+        try {
+            return new WebDavDrive(server, OsMount.mount(server));
+        } catch (IOException e) {
+            // The message may name the URL; its secret segment is a key: never in the log.
+            LOG.info("the WebDAV drive is only a URL: {}", withoutSecret(String.valueOf(e.getMessage()), server.url()));
+        }
+        // Nothing can use the credential: serve the URL alone, at a new secret (a late mount of the old one finds nothing).
+        portsInUse.remove(server.port());
+        server.close();
+        return new WebDavDrive(start(cleartextRoot, wanted, false), null);
+    }
+
+    /** Starts a server, with the credential that only an OS mount gets if {@code forOsMount}. */
+    private WebDavServer start(Path cleartextRoot, int port, boolean forOsMount) throws IOException {
         WebDavServer server;
         try {
-            server = WebDavServer.start(cleartextRoot, wanted);
+            server = forOsMount ? WebDavServer.startWithCredential(cleartextRoot, port) : WebDavServer.start(cleartextRoot, port);
         } catch (IOException e) {
             if (e instanceof BindException || e.getCause() instanceof BindException) { // Jetty wraps it
-                throw new VaultException(Problem.PORT_IN_USE, "127.0.0.1:" + wanted, e);
+                throw new VaultException(Problem.PORT_IN_USE, "127.0.0.1:" + port, e);
             }
             throw e;
         }
         portsInUse.add(server.port());
-        OsMount os = null;
-        if (mountInOs && OsMount.canMountHere()) {
-            try {
-                os = OsMount.mount(server);
-            } catch (IOException e) {
-                // The message may name the URL; its secret segment is the drive's only key: never in the log.
-                LOG.info("the WebDAV drive is only a URL: {}", withoutSecret(String.valueOf(e.getMessage()), server.url()));
-            }
-        }
-        return new WebDavDrive(server, os);
+        return server;
     }
 
     /** {@code message} with the secret path segment of {@code url} replaced by {@code SECRET}. */

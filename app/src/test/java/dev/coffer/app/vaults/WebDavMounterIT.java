@@ -3,6 +3,7 @@ package dev.coffer.app.vaults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.coffer.app.os.CredentialLeaks;
 import dev.coffer.app.os.DesktopSession;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -16,13 +17,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link WebDavMounter} with a real loopback server (of a plain folder), spoken to over HTTP, and
- * mounted by gio on a private desktop session ({@link DesktopSession}) as the app does in GNOME.
+ * mounted by gio on a private desktop session ({@link DesktopSession}) as the app does in GNOME;
+ * that server requires the credential gio was given (its URL alone gets 401), whose password is
+ * nowhere in the session's folders, command lines or environments.
  */
 class WebDavMounterIT {
     @TempDir
@@ -90,6 +97,17 @@ class WebDavMounterIT {
                     Thread.sleep(100); // gvfsd-fuse uploads just after close() returned
                 }
                 assertThat(root.resolve("hello.txt")).hasContent("through gvfs");
+                // the server's URL (in gvfs's folder name) opens nothing without the credential gio was given
+                String url = urlOf(mounted);
+                HttpResponse<String> noCredential = http.send(HttpRequest.newBuilder(URI.create(url + "hello.txt")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(noCredential.statusCode()).isEqualTo(401);
+                assertThat(noCredential.body()).isEmpty();
+                List<Path> sessionFolders = new ArrayList<>();
+                for (String dir : List.of("home", "cache", "data", "config")) {
+                    sessionFolders.add(tmp.resolve("session").resolve(dir));
+                }
+                assertThat(CredentialLeaks.working(url, sessionFolders)).as("places holding the mount's password").isEmpty();
             } finally {
                 drive.unmount(false);
             }
@@ -98,6 +116,14 @@ class WebDavMounterIT {
             Process list = session.command("gio", "mount", "-l").start();
             assertThat(new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).doesNotContain("dav://127.0.0.1:");
         }
+    }
+
+    /** The server's URL of a gvfsd-fuse folder named {@code dav:host=127.0.0.1,port=P,ssl=false,prefix=%2FSECRET}. */
+    private static String urlOf(Path gvfsFolder) {
+        Matcher m = Pattern.compile("dav:host=127\\.0\\.0\\.1,port=(\\d+),ssl=false,prefix=%2F([A-Za-z0-9_-]+)")
+                .matcher(gvfsFolder.getFileName().toString());
+        assertThat(m.matches()).as(gvfsFolder.toString()).isTrue();
+        return "http://127.0.0.1:" + m.group(1) + "/" + m.group(2) + "/";
     }
 
     /**
