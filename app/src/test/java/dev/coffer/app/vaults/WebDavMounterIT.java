@@ -107,7 +107,7 @@ class WebDavMounterIT {
                 for (String dir : List.of("home", "cache", "data", "config")) {
                     sessionFolders.add(tmp.resolve("session").resolve(dir));
                 }
-                assertThat(CredentialLeaks.working(url, sessionFolders)).as("places holding the mount's password").isEmpty();
+                CredentialLeaks.working(url, sessionFolders).assertNoPasswordFound();
             } finally {
                 drive.unmount(false);
             }
