@@ -183,17 +183,29 @@ class ServeIT {
     /**
      * {@code --mount} where no client can mount (a {@code mount} on PATH that fails, no desktop
      * session): it says so and serves anyway, as without {@code --mount}: the URL it prints needs no
-     * credential (the server that had one stopped; the one printed is a new one).
+     * credential; the server that had one stopped: the URL the failed mount was given (logged by the
+     * fake {@code mount}) differs from the printed one and gets 404 or no connection.
      */
     @Test
     void aFailedMountServesTheUrlWithoutCredential() throws Exception {
         Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
         Path mount = fakeBin.resolve("mount");
-        Files.writeString(mount, "#!/bin/sh\necho 'mount: refused by the test' >&2\nexit 32\n");
+        Path arguments = tmp.resolve("mount-arguments");
+        Files.writeString(mount, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + arguments + "'\necho 'mount: refused by the test' >&2\nexit 32\n");
         assertThat(mount.toFile().setExecutable(true)).isTrue();
         Serving s = serve(fakeBin, "--mount");
         assertThat(s.err().readLine()).startsWith("coffer: not mounted: ").contains("refused by the test");
         assertThat(s.err().readLine()).startsWith("coffer: serving on 127.0.0.1 only");
+        // the URL the failed mount was given is not the one printed, and serves nothing any more
+        String offered = Files.readAllLines(arguments).stream().filter(a -> a.startsWith("http://")).findFirst()
+                .orElseThrow(() -> new AssertionError("no URL among mount's arguments: " + arguments));
+        assertThat(offered).matches("http://127\\.0\\.0\\.1:\\d+/[A-Za-z0-9_-]{22}/").isNotEqualTo(s.url());
+        assertThat(URI.create(offered).getPath()).as("the secret segment").isNotEqualTo(URI.create(s.url()).getPath());
+        try {
+            assertThat(send("GET", offered, null).statusCode()).as("the old URL on the new server").isEqualTo(404);
+        } catch (java.net.ConnectException refused) {
+            // the old server's port is closed: as good
+        }
         assertThat(send("PUT", s.url() + "plain.txt", "no credential needed").statusCode()).isEqualTo(201);
         assertThat(send("GET", s.url() + "plain.txt", null).body()).isEqualTo("no credential needed");
         signal(s.process(), "TERM");
