@@ -17,16 +17,17 @@ import java.util.concurrent.TimeUnit;
  * serving session instead ({@link Foreground#hold(Foreground.Session, Thread)}), so no moment is left
  * without one.
  *
- * <p>Not responsible for mounting, or for unmounting a finished mount ({@link ServeSession}).
+ * <p>Not responsible for mounting, or for ending a serving session ({@link ServeSession} does, from
+ * the same hook).
  */
 final class MountingGuard {
+    /** How long a signal waits for the mounting thread to give up and clean up after its killed tools. */
+    private static final long MOUNTING_END_WAIT_SECONDS = 20;
+
     private final WebDavServer server;
     private final CofferFileSystem fs;
     private final PrintStream err;
     private final Thread hook = new Thread(this::onSignal, "coffer-stop-serving");
-    /** How long a signal waits for the mounting thread to give up and clean up after its killed tools. */
-    private static final long MOUNTING_END_WAIT_SECONDS = 20;
-
     private final CountDownLatch mountingEnded = new CountDownLatch(1);
     private volatile OsMount mounted;
     private Foreground.Session session;
