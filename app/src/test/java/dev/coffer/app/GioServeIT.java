@@ -31,16 +31,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code coffer serve --mount} in a GNOME-like session: a private D-Bus session bus
- * ({@link DesktopSession}) on which gvfs starts on demand, so {@code --mount} chooses {@code gio
- * mount}. Ordinary tools ({@code cp}, {@code cmp}, {@code cat}, {@code mkdir}, {@code gio copy})
+ * {@code coffer serve --mount} in a GNOME-like session: a private D-Bus session bus with GNOME
+ * Keyring's Secret Service ({@link DesktopSession}) on which gvfs starts on demand, so {@code
+ * --mount} chooses {@code gio mount}. Ordinary tools ({@code cp}, {@code cmp}, {@code cat}, {@code mkdir}, {@code gio copy})
  * write and read through gvfsd-fuse's folder; the files land encrypted in the vault (no cleartext
  * name or content in it) and read back with {@code coffer cat}; SIGTERM unmounts ({@code gio mount
  * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before
  * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so);
  * and gvfs leaves nothing cleartext in the session's home, cache, data, config or runtime folders.
  * The server requires the credential that gio was given on its standard input: the URL alone gets
- * 401, and the password is in none of the session's folders, command lines or environments.
+ * 401, and the password is in none of the session's folders, command lines or environments, and
+ * the keyring holds no item for the server or the user {@code coffer} ({@code secret-tool search}).
  * A missing gvfs part is a failure naming its Debian package (scripts/test.sh installs them).
  */
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -61,7 +62,24 @@ class GioServeIT {
             assertThat(Path.of(part[0])).as("gio mount needs " + part[0] + " (Debian package " + part[1]
                     + "): run scripts/test.sh, which installs it").isExecutable();
         }
-        session = DesktopSession.startBusOnly(tmp.resolve("session"));
+        session = DesktopSession.start(tmp.resolve("session")); // with GNOME Keyring: where gvfs would save a password
+        // the search below must be able to find something: a probe item it does find
+        Process store = session.secretTool("store", "--label", "coffer test probe", "coffer-test", "probe");
+        try (java.io.OutputStream in = store.getOutputStream()) {
+            in.write("probe".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(store.waitFor(10, TimeUnit.SECONDS)).as("secret-tool store").isTrue();
+        assertThat(secretToolSearch("coffer-test", "probe")).as("secret-tool search finds the probe").contains("attribute.coffer-test = probe");
+    }
+
+    /** {@code secret-tool search --all} in the session's keyring: the items' attributes (empty: none). */
+    private static String secretToolSearch(String... attributes) throws Exception {
+        List<String> args = new ArrayList<>(List.of("search", "--all"));
+        args.addAll(List.of(attributes));
+        Process p = session.secretTool(args.toArray(String[]::new));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("secret-tool search").isTrue();
+        return out;
     }
 
     @AfterAll
@@ -178,8 +196,11 @@ class GioServeIT {
         assertThat(noCredential.statusCode()).isEqualTo(401);
         assertThat(noCredential.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Coffer\"");
         assertThat(noCredential.body()).isEmpty();
-        // and gvfs stored its password nowhere: not in the session's folders (keyring included), a command line or environment
-        assertThat(CredentialLeaks.working(s.url(), sessionFoldersButTheMount())).as("places holding the mount's password").isEmpty();
+        // and gvfs stored its password nowhere: not in the session's folders, a command line or environment,
+        CredentialLeaks.working(s.url(), sessionFoldersButTheMount()).assertNoPasswordFound();
+        // nor in the keyring (whose files are encrypted, so the scan above cannot see into them)
+        assertThat(secretToolSearch("server", "127.0.0.1")).as("keyring items for the server").doesNotContain("attribute.");
+        assertThat(secretToolSearch("user", "coffer")).as("keyring items for the user coffer").doesNotContain("attribute.");
 
         // written just before the stop: the unmount waits for gvfs's upload
         Files.writeString(gvfsFolder.resolve("last.txt"), "written just before SIGTERM");

@@ -167,9 +167,8 @@ class ServeIT {
         assertThat(noCredential.body()).isEmpty();
         assertThat(send("PROPFIND", s.url(), null).statusCode()).isEqualTo(401);
         // and its password is nowhere: not in /proc/mounts, a command line or environment, davfs2's folders
-        assertThat(CredentialLeaks.working(s.url(), List.of(Path.of("/var/cache/davfs2"), Path.of("/etc/davfs2"),
-                Path.of(System.getProperty("user.home"), ".davfs2"), tmp)))
-                .as("places holding the mount's password").isEmpty();
+        CredentialLeaks.working(s.url(), List.of(Path.of("/var/cache/davfs2"), Path.of("/etc/davfs2"),
+                Path.of(System.getProperty("user.home"), ".davfs2"), tmp)).assertNoPasswordFound();
 
         signal(s.process(), "TERM");
         assertThat(s.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -184,21 +183,95 @@ class ServeIT {
     /**
      * {@code --mount} where no client can mount (a {@code mount} on PATH that fails, no desktop
      * session): it says so and serves anyway, as without {@code --mount}: the URL it prints needs no
-     * credential (the server that had one stopped; the one printed is a new one).
+     * credential; the server that had one stopped: the URL the failed mount was given (logged by the
+     * fake {@code mount}) differs from the printed one and gets 404 or no connection.
      */
     @Test
     void aFailedMountServesTheUrlWithoutCredential() throws Exception {
         Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
         Path mount = fakeBin.resolve("mount");
-        Files.writeString(mount, "#!/bin/sh\necho 'mount: refused by the test' >&2\nexit 32\n");
+        Path arguments = tmp.resolve("mount-arguments");
+        Files.writeString(mount, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + arguments + "'\necho 'mount: refused by the test' >&2\nexit 32\n");
         assertThat(mount.toFile().setExecutable(true)).isTrue();
         Serving s = serve(fakeBin, "--mount");
         assertThat(s.err().readLine()).startsWith("coffer: not mounted: ").contains("refused by the test");
         assertThat(s.err().readLine()).startsWith("coffer: serving on 127.0.0.1 only");
+        // the URL the failed mount was given is not the one printed, and serves nothing any more
+        String offered = Files.readAllLines(arguments).stream().filter(a -> a.startsWith("http://")).findFirst()
+                .orElseThrow(() -> new AssertionError("no URL among mount's arguments: " + arguments));
+        assertThat(offered).matches("http://127\\.0\\.0\\.1:\\d+/[A-Za-z0-9_-]{22}/").isNotEqualTo(s.url());
+        assertThat(URI.create(offered).getPath()).as("the secret segment").isNotEqualTo(URI.create(s.url()).getPath());
+        try {
+            assertThat(send("GET", offered, null).statusCode()).as("the old URL on the new server").isEqualTo(404);
+        } catch (java.net.ConnectException refused) {
+            // the old server's port is closed: as good
+        }
         assertThat(send("PUT", s.url() + "plain.txt", "no credential needed").statusCode()).isEqualTo(201);
         assertThat(send("GET", s.url() + "plain.txt", null).body()).isEqualTo("no credential needed");
         signal(s.process(), "TERM");
         assertThat(s.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(cat("plain.txt")).isEqualTo("no credential needed");
+    }
+    /**
+     * SIGTERM while {@code --mount} is still mounting (a {@code mount} on PATH that hangs, with a
+     * child standing for mount.davfs that would mount later): serve kills the mount tools, stops
+     * the server and locks the vault, says so, and no late "mount" happens.
+     */
+    @Test
+    void aSignalWhileMountingStopsTheMountToolsAndLocks() throws Exception {
+        Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
+        Path started = tmp.resolve("mount-started");
+        Path childPid = tmp.resolve("mount-child.pid");
+        Path late = tmp.resolve("late-mount");
+        Path mount = fakeBin.resolve("mount");
+        Files.writeString(mount, "#!/bin/sh\n(sleep 10; touch '" + late + "') &\necho $! > '" + childPid + "'\necho $$ > '" + started
+                + "'\nsleep 120\n");
+        assertThat(mount.toFile().setExecutable(true)).isTrue();
+        Process serve = process(fakeBin, "serve", vault.toString(), "--mount");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(started) && Files.size(started) > 0) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(started).as("the fake mount ran").exists();
+        long stopping = System.nanoTime();
+        long mountPid = Long.parseLong(Files.readString(started).trim());
+        long childOfMount = Long.parseLong(Files.readString(childPid).trim());
+        signal(serve, "TERM");
+        assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("serve stops while mounting").isTrue();
+        assertThat(serve.exitValue()).isEqualTo(143);
+        assertThat(new String(serve.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("stdout: no URL was served").isEmpty();
+        assertThat(new String(serve.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("coffer: stopped while mounting; the vault is locked\n");
+        for (long pid : new long[] {mountPid, childOfMount}) {
+            assertThat(deadWithin5s(pid)).as("process " + pid + " of the fake mount is dead").isTrue();
+        }
+        long waitForLate = TimeUnit.SECONDS.toMillis(12) - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
+        Thread.sleep(Math.max(0, waitForLate));
+        assertThat(late).as("a late mount by the child").doesNotExist();
+        // locked: the vault can be served again (it was not left in use)
+        Serving again = serve();
+        signal(again.process(), "TERM");
+        assertThat(again.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    /** True once {@code pid} is gone or a zombie (killed, waiting for init to reap it), polling up to 5 s. */
+    private static boolean deadWithin5s(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            Path stat = Path.of("/proc/" + pid + "/stat");
+            String state;
+            try {
+                String s = Files.readString(stat);
+                state = s.substring(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3);
+            } catch (java.io.IOException gone) {
+                return true;
+            }
+            if (state.equals("Z")) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
     }
 }

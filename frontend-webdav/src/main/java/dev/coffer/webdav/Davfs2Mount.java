@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * 64 KiB buffers ({@code buf_size 64}: with smaller ones directory listings fail with EINVAL on
  * Linux 6.16 and later). {@link #close} unmounts ({@code umount.davfs} waits until davfs2 has
  * uploaded what is still in its cache), then deletes davfs2's cache folder of this mount in
- * {@value #CACHE_ROOT}: davfs2 keeps whole files there, in cleartext, after unmounting.
+ * {@value #CACHE_ROOT}: davfs2 keeps whole files there, in cleartext, after unmounting. A failed
+ * mount's error names the URL with its secret segment replaced by {@code SECRET}.
  *
  * <p>Not responsible for choosing davfs2 over other clients ({@link OsMount}).
  */
@@ -74,7 +75,8 @@ public final class Davfs2Mount implements AutoCloseable {
                     credentialInput, Commands.TIMEOUT_SECONDS);
         } catch (IOException e) {
             detachLateMount(mountPoint);
-            throw e;
+            // mount.davfs prints the server's URL (in its prompt, its errors): its secret segment is a key
+            throw new IOException(withoutSecret(String.valueOf(e.getMessage()), url));
         } finally {
             Files.deleteIfExists(conf);
         }
@@ -86,13 +88,25 @@ public final class Davfs2Mount implements AutoCloseable {
      * ({@code umount -l}), so that no mount outlives the failed attempt.
      */
     private static void detachLateMount(Path mountPoint) {
+        boolean interrupted = Thread.interrupted(); // an interrupted mount's clean-up must still run
         try {
             if (Files.readString(Path.of("/proc/mounts")).contains(" " + mountPoint + " ")) {
                 Commands.run(List.of("umount", "-l", mountPoint.toString()));
             }
         } catch (IOException e) {
             // not mounted, or already gone
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    /** {@code message} with the path segment of {@code url} (the secret) replaced by {@code SECRET}. */
+    static String withoutSecret(String message, String url) {
+        String path = java.net.URI.create(url).getRawPath();
+        String secret = path == null ? "" : path.replace("/", "");
+        return secret.isEmpty() ? message : message.replace(secret, "SECRET");
     }
 
     /** davfs2 names a mount's cache folder after host, URL path (without slashes), mount point and user. */

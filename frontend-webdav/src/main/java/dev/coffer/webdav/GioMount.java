@@ -194,10 +194,15 @@ final class GioMount implements AutoCloseable {
      * the expected case.
      */
     private void unmountLate() {
+        boolean interrupted = Thread.interrupted(); // else an interrupted mount's unmount would end at once, undone
         try {
             run(unmount(true));
         } catch (IOException e) {
             // nothing was mounted
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

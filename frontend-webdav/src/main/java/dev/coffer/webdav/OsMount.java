@@ -117,8 +117,12 @@ public final class OsMount implements AutoCloseable {
                     Files.deleteIfExists(mnt);
                 }
             });
-        } catch (IOException e) {
-            Files.deleteIfExists(mnt);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(mnt);
+            } catch (IOException | RuntimeException deleting) {
+                e.addSuppressed(deleting); // e.g. a late mount there: the mount's own error is the one to report
+            }
             throw e;
         }
     }

@@ -95,10 +95,21 @@ public final class WebDavServer implements AutoCloseable {
         server.setHandler(context);
         server.setErrorHandler(new BareErrors());
         context.setErrorHandler(new BareErrors());
+        ReadAhead readAhead = null;
         try {
             server.start();
-        } catch (IOException e) {
+            int actualPort = connector.getLocalPort();
+            readAhead = ReadAhead.perCore();
+            DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
+                    readAhead, credential);
+            context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
+            return new WebDavServer(server, readAhead, urls, actualPort, credential);
+        } catch (IOException | RuntimeException | Error e) {
+            // nothing may keep running, or keep the credential, once start fails
             stopQuietly(server);
+            if (readAhead != null) {
+                readAhead.close();
+            }
             wipe(credential);
             throw e;
         } catch (Exception e) {
@@ -106,12 +117,6 @@ public final class WebDavServer implements AutoCloseable {
             wipe(credential);
             throw new IOException("cannot start the WebDAV server", e);
         }
-        int actualPort = connector.getLocalPort();
-        ReadAhead readAhead = ReadAhead.perCore();
-        DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
-                readAhead, credential);
-        context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
-        return new WebDavServer(server, readAhead, urls, actualPort, credential);
     }
 
     private static HttpManager milton(DavTree tree, LockManager locks, LockMethods lockMethods) {

@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The second credential of a server Coffer mounts itself ({@link WebDavServer#startWithCredential}),
  * over raw sockets: below the right secret segment, a request without the HTTP Basic credential, with
  * a wrong user or password or a malformed header gets 401 with {@code WWW-Authenticate} and no body
- * (for reads, writes, PROPFIND and LOCK alike, and nothing is written); the right credential is
+ * (for every method: GET, HEAD, OPTIONS, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY and MOVE with
+ * a Destination, LOCK, UNLOCK; for chunked, large and {@code Expect: 100-continue} bodies; and
+ * nothing is written or locked); the right credential is
  * served; a wrong segment stays a bare 404 and OPTIONS on {@code /} is answered as without a
  * credential; another server's credential does not open this one; after {@link WebDavServer#close}
  * the credential is wiped; a server without a credential serves as before.
@@ -63,11 +65,11 @@ class CredentialTest {
     }
 
     @Test
-    void thePasswordHasAtLeast128RandomBits() {
+    void thePasswordHas192RandomBits() {
         String password = served.password();
         assertThat(password).matches("[A-Za-z0-9_-]{32}");
         assertThat(Base64.getUrlDecoder().decode(password)).hasSize(DavCredential.PASSWORD_BYTES);
-        assertThat(DavCredential.PASSWORD_BYTES * 8).isGreaterThanOrEqualTo(128);
+        assertThat(DavCredential.PASSWORD_BYTES * 8).isEqualTo(192);
         assertThat(served.server.credential().toString()).doesNotContain(password);
         assertThat(served.server.requiresCredential()).isTrue();
     }
@@ -99,6 +101,62 @@ class CredentialTest {
         assertUnauthorized(RawHttp.send(port, "DELETE " + base + "/inside.txt HTTP/1.1\r\n" + RawHttp.host(port)));
         assertThat(served.root.resolve("new.txt")).doesNotExist();
         assertThat(served.root.resolve("inside.txt")).exists();
+    }
+
+    /** Each method without a credential: 401, and the tree is as before. */
+    @ParameterizedTest
+    @ValueSource(strings = {"GET /inside.txt", "HEAD /inside.txt", "OPTIONS /inside.txt", "PUT /new.txt", "DELETE /inside.txt",
+        "PROPFIND /", "PROPPATCH /inside.txt", "MKCOL /folder", "COPY /inside.txt", "MOVE /inside.txt", "LOCK /inside.txt",
+        "UNLOCK /inside.txt"})
+    void everyMethodWithoutACredentialIsUnauthorized(String methodAndPath) throws IOException {
+        String method = methodAndPath.substring(0, methodAndPath.indexOf(' '));
+        String head = method + " " + base + methodAndPath.substring(method.length() + 1) + " HTTP/1.1\r\n" + RawHttp.host(port);
+        byte[] body = new byte[0];
+        switch (method) {
+            case "PROPFIND" -> head += "\r\nDepth: 1";
+            case "COPY", "MOVE" -> head += "\r\nDestination: http://127.0.0.1:" + port + base + "/moved.txt\r\nOverwrite: T";
+            case "UNLOCK" -> head += "\r\nLock-Token: <opaquelocktoken:00000000-0000-0000-0000-000000000000>";
+            case "PUT" -> body = "x".getBytes(StandardCharsets.UTF_8);
+            case "PROPPATCH" -> body = ("<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
+                    + "<Z:note>x</Z:note></D:prop></D:set></D:propertyupdate>").getBytes(StandardCharsets.UTF_8);
+            case "LOCK" -> body = ("<?xml version=\"1.0\"?><D:lockinfo xmlns:D=\"DAV:\"><D:lockscope><D:exclusive/></D:lockscope>"
+                    + "<D:locktype><D:write/></D:locktype></D:lockinfo>").getBytes(StandardCharsets.UTF_8);
+            default -> { }
+        }
+        assertUnauthorized(RawHttp.send(port, head, body));
+        assertTreeUnchanged();
+        if (method.equals("LOCK")) {
+            assertThat(RawHttp.send(port, "PUT " + base + "/inside.txt HTTP/1.1\r\n" + RawHttp.host(port) + "\r\n" + right(),
+                    "changed".getBytes(StandardCharsets.UTF_8)).status()).as("not locked by the refused LOCK").isEqualTo(204);
+        }
+    }
+
+    /** Only inside.txt, unchanged, and no property sidecar: nothing was written without the credential. */
+    private void assertTreeUnchanged() throws IOException {
+        try (var files = Files.list(served.root)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("inside.txt");
+        }
+        assertThat(served.root.resolve("inside.txt")).hasContent("inside");
+    }
+
+    @Test
+    void bodiesWithoutACredentialAreRefusedBeforeTheyAreWritten() throws IOException {
+        String put = "PUT " + base + "/big.bin HTTP/1.1\r\n" + RawHttp.host(port) + "\r\nConnection: close\r\n";
+        // chunked
+        String chunked = put + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+        assertUnauthorized(RawHttp.sendExact(port, chunked.getBytes(StandardCharsets.ISO_8859_1)));
+        // more than 1 MiB (the server may answer before reading it all)
+        byte[] big = new byte[3 << 20];
+        java.util.Arrays.fill(big, (byte) 'b');
+        java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
+        request.writeBytes((put + "Content-Length: " + big.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        request.writeBytes(big);
+        assertUnauthorized(RawHttp.sendExact(port, request.toByteArray()));
+        // Expect: 100-continue: 401 at once, no "100 Continue" inviting the body
+        RawHttp.Answer expect = RawHttp.sendExact(port, (put + "Content-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        assertUnauthorized(expect);
+        assertTreeUnchanged();
     }
 
     @Test

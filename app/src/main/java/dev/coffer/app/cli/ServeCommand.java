@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
  * the vault ({@link ServeSession}). With {@code --mount} where Coffer mounts itself (Linux), the
  * server requires its HTTP Basic credential, which only the mount gets; if the mount fails, that
  * server stops and one without a credential serves a new URL instead, which is printed (as it is
- * without {@code --mount}).
+ * without {@code --mount}). A signal while mounting stops the mount tools, the server and locks
+ * ({@link MountingGuard}).
  *
  * <p>Not responsible for the server ({@code frontend-webdav}) or for the vault (core).
  */
@@ -69,17 +70,27 @@ final class ServeCommand implements Callable<Integer> {
         boolean mountHere = mount && OsMount.canMountHere();
         WebDavServer server = start(fs, inUse, mountHere);
         OsMount osMount = null;
+        MountingGuard guard = null;
         if (mountHere) {
-            osMount = mount(server);
-            if (osMount == null) {
-                // nothing can use the credential: serve the URL alone, at a new secret (a late mount of
-                // the old one finds nothing)
-                try {
-                    server.close();
-                } catch (IOException e) {
-                    ctx.err().println("coffer: stopping the server failed: " + ExitCodes.message(e));
+            guard = new MountingGuard(server, fs, ctx.err()); // a signal while mounting must stop the mount tools too
+            try {
+                osMount = mount(server, guard);
+                if (guard.signalled()) {
+                    guard.awaitHalt();
                 }
-                server = start(fs, inUse, false);
+                if (osMount == null) {
+                    // nothing can use the credential: serve the URL alone, at a new secret (a late mount of
+                    // the old one finds nothing)
+                    try {
+                        server.close();
+                    } catch (IOException e) {
+                        ctx.err().println("coffer: stopping the server failed: " + ExitCodes.message(e));
+                    }
+                    server = start(fs, inUse, false);
+                }
+            } catch (Exception | Error e) {
+                guard.cancel();
+                throw e;
             }
         }
         ctx.out().println(server.url());
@@ -89,7 +100,12 @@ final class ServeCommand implements Callable<Integer> {
         }
         ctx.err().println("coffer: serving on 127.0.0.1 only; Ctrl-C stops serving and locks the vault");
         try {
-            Foreground.hold(new ServeSession(server, osMount, fs, ctx.err()), "coffer-stop-serving");
+            ServeSession session = new ServeSession(server, osMount, fs, ctx.err());
+            if (guard == null) {
+                Foreground.hold(session, "coffer-stop-serving");
+            } else {
+                Foreground.hold(session, guard.handOver(session));
+            }
         } finally {
             inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
         }
@@ -115,15 +131,29 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** Mounts with the OS's client; null (having said why) if it cannot. */
-    private OsMount mount(WebDavServer server) {
+    /** Mounts with the OS's client; null (having said why, unless a signal ended the mounting) if it cannot. */
+    private OsMount mount(WebDavServer server, MountingGuard guard) {
+        OsMount m = null;
         try {
-            OsMount m = OsMount.mount(server);
-            ctx.err().println("coffer: mounted at " + m.where());
+            m = OsMount.mount(server);
+            if (!guard.signalled()) {
+                ctx.err().println("coffer: mounted at " + m.where());
+            }
             return m;
         } catch (IOException e) {
-            ctx.err().println("coffer: not mounted: " + ExitCodes.message(e));
+            if (!guard.signalled()) {
+                ctx.err().println("coffer: not mounted: " + ExitCodes.message(e));
+            }
             return null;
+        } catch (RuntimeException | Error e) {
+            try {
+                server.close(); // nothing may keep running with the credential
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        } finally {
+            guard.mountingEnded(m);
         }
     }
 

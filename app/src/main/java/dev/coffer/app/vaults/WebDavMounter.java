@@ -61,6 +61,15 @@ public final class WebDavMounter implements Mounter {
         } catch (IOException e) {
             // The message may name the URL; its secret segment is a key: never in the log.
             LOG.info("the WebDAV drive is only a URL: {}", withoutSecret(String.valueOf(e.getMessage()), server.url()));
+        } catch (RuntimeException | Error e) {
+            // a credentialed server nobody would close: stop it (which wipes the credential), then fail
+            portsInUse.remove(server.port());
+            try {
+                server.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
         // Nothing can use the credential: serve the URL alone, at a new secret (a late mount of the old one finds nothing).
         portsInUse.remove(server.port());

@@ -20,17 +20,24 @@ import java.util.stream.Stream;
 
 /**
  * Test helper: looks for the password of a WebDAV server's HTTP Basic credential where it must never
- * be, without knowing it: every run of base64url characters long enough to hold a password (32
- * characters) in the files under some folders, in {@code /proc/mounts} and in every process's
- * command line and environment is tried as the password of user {@code coffer} against the server;
- * {@link #working} returns the places whose token the server accepts (must be none). Every window
- * of {@value #PASSWORD_LENGTH} characters of a longer run is tried too. The ITs run it while the
- * mount is up and after it is gone. {@code CredentialLeaksTest} proves it finds a password that is
- * there.
+ * be, without knowing it, in the files under some folders, in {@code /proc/mounts} and in every
+ * process's command line and environment. Two forms are tried against the server: every run of
+ * base64url characters long enough to hold a password ({@value #PASSWORD_LENGTH} characters; every
+ * window of that length of a longer run) as the password of user {@code coffer}, and every
+ * {@value #HEADER_LENGTH}-character window of a standard-base64 run that decodes to
+ * {@code coffer:} and a password (the value of an {@code Authorization: Basic} header, as HTTP
+ * debug logs show it). {@link #working} returns a {@link Result}: the places whose token the
+ * server accepts (must be none), and how many files it read and tokens it tried (must not be
+ * none: a scan that read nothing proves nothing). The ITs run it while the mount is up.
+ * {@code CredentialLeaksTest} proves it finds a password that is there, in both forms.
  */
 public final class CredentialLeaks {
     static final int PASSWORD_LENGTH = 32;
+    /** The length of base64("coffer:" + password): 39 bytes, no padding. */
+    static final int HEADER_LENGTH = 52;
+    private static final String USER_PREFIX = "coffer:";
     private static final Pattern RUN = Pattern.compile("[A-Za-z0-9_-]{" + PASSWORD_LENGTH + ",}");
+    private static final Pattern BASE64_RUN = Pattern.compile("[A-Za-z0-9+/]{" + HEADER_LENGTH + ",}");
     private static final long MAX_FILE_BYTES = 16L << 20;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -38,17 +45,42 @@ public final class CredentialLeaks {
     private final URI url;
     private final List<String> found = new ArrayList<>();
     private final Set<String> tried = new LinkedHashSet<>();
+    private int filesRead;
+    private int filesSkipped;
+
+    /**
+     * What a scan found.
+     *
+     * @param found        the places (file, process) holding a password the server accepts
+     * @param filesRead    how many files (and /proc entries) were read
+     * @param filesSkipped how many could not be read (gone, unreadable, too large)
+     * @param tokensTried  how many distinct candidate passwords were tried against the server
+     */
+    public record Result(List<String> found, int filesRead, int filesSkipped, int tokensTried) {
+        /** Fails if a password was found, or if the scan read no file or tried no token (then it proved nothing). */
+        public void assertNoPasswordFound() {
+            if (!found.isEmpty() || filesRead == 0 || tokensTried == 0) {
+                throw new AssertionError("places holding the mount's password must be none, after a scan that read something: " + this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "found " + found + " after reading " + filesRead + " files (" + filesSkipped + " skipped) and trying "
+                    + tokensTried + " tokens";
+        }
+    }
 
     private CredentialLeaks(String url) {
         this.url = URI.create(url);
     }
 
     /**
-     * The places (file, process) holding a password that {@code url} accepts for user
-     * {@code coffer}: searched are the regular files under {@code folders} (missing ones are
-     * skipped), {@code /proc/mounts}, and each process's command line and environment.
+     * Scans for a password that {@code url} accepts for user {@code coffer}: searched are the
+     * regular files under {@code folders} (missing ones are skipped), {@code /proc/mounts}, and each
+     * process's command line and environment.
      */
-    public static List<String> working(String url, List<Path> folders) throws IOException, InterruptedException {
+    public static Result working(String url, List<Path> folders) throws IOException, InterruptedException {
         CredentialLeaks scan = new CredentialLeaks(url);
         for (Path folder : folders) {
             scan.folder(folder);
@@ -60,12 +92,11 @@ public final class CredentialLeaks {
                 scan.file(p.resolve("environ"));
             }
         }
-        return scan.found;
+        return scan.result();
     }
 
-    /** How many distinct tokens the last scans tried (to see that the scan looked at something). */
-    int tried() {
-        return tried.size();
+    private Result result() {
+        return new Result(List.copyOf(found), filesRead, filesSkipped, tried.size());
     }
 
     private void folder(Path folder) throws IOException, InterruptedException {
@@ -87,12 +118,15 @@ public final class CredentialLeaks {
         String text;
         try {
             if (!f.startsWith("/proc") && Files.size(f) > MAX_FILE_BYTES) {
+                filesSkipped++;
                 return;
             }
             text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
-            return; // gone, or a socket/fifo/unreadable /proc entry
+            filesSkipped++; // gone, or a socket/fifo/unreadable /proc entry
+            return;
         }
+        filesRead++;
         text(f.toString(), text);
     }
 
@@ -107,6 +141,22 @@ public final class CredentialLeaks {
                 }
             }
         }
+        Matcher b = BASE64_RUN.matcher(text);
+        while (b.find()) {
+            String run = b.group();
+            for (int i = 0; i + HEADER_LENGTH <= run.length(); i++) {
+                String password = basicPassword(run.substring(i, i + HEADER_LENGTH));
+                if (password != null && tried.add(password) && accepted(password)) {
+                    found.add(where);
+                }
+            }
+        }
+    }
+
+    /** The password in {@code base64} if it decodes to {@code coffer:PASSWORD}, else null. */
+    private static String basicPassword(String base64) {
+        String decoded = new String(Base64.getDecoder().decode(base64), StandardCharsets.ISO_8859_1);
+        return decoded.startsWith(USER_PREFIX) ? decoded.substring(USER_PREFIX.length()) : null;
     }
 
     private boolean accepted(String password) throws InterruptedException {
@@ -121,12 +171,11 @@ public final class CredentialLeaks {
     }
 
     /** For {@code CredentialLeaksTest}: a scan of {@code texts} alone. */
-    static CredentialLeaks ofTexts(String url, List<String> texts, List<String> found) throws InterruptedException {
+    static Result ofTexts(String url, List<String> texts) throws InterruptedException {
         CredentialLeaks scan = new CredentialLeaks(url);
         for (String t : texts) {
             scan.text("text", t);
         }
-        found.addAll(scan.found);
-        return scan;
+        return scan.result();
     }
 }

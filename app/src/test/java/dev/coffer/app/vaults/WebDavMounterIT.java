@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link WebDavMounter} with a real loopback server (of a plain folder), spoken to over HTTP, and
  * mounted by gio on a private desktop session ({@link DesktopSession}) as the app does in GNOME;
  * that server requires the credential gio was given (its URL alone gets 401), whose password is
- * nowhere in the session's folders, command lines or environments.
+ * nowhere in the session's folders, command lines or environments; when the OS mount fails, a
+ * plain server's URL instead.
  */
 class WebDavMounterIT {
     @TempDir
@@ -81,6 +82,46 @@ class WebDavMounterIT {
         }
     }
 
+    /**
+     * An OS mount that fails (gio on a session bus that is not there; davfs2 ruled out by not
+     * running as root, as the app sees it): the drive is a new server's URL, which needs no
+     * credential, and unmounting stops it.
+     */
+    @Test
+    void aFailedOsMountLeavesAPlainUrl() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        String bus = System.getProperty(DesktopSession.BUS_PROPERTY);
+        String user = System.getProperty("user.name");
+        Drive drive;
+        try {
+            System.setProperty(DesktopSession.BUS_PROPERTY, "unix:path=" + tmp.resolve("no-bus-here"));
+            System.setProperty("user.name", "not-root");
+            drive = new WebDavMounter(true).mount(root, new MountRequest("Taxes", tmp.resolve("unused"), false, 0));
+        } finally {
+            restore(DesktopSession.BUS_PROPERTY, bus);
+            restore("user.name", user);
+        }
+        try {
+            assertThat(drive.location()).as("the drive is a URL").matches("http://127\\.0\\.0\\.1:\\d+/[A-Za-z0-9_-]{22}/");
+            HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(drive.location() + "plain.txt"))
+                    .PUT(HttpRequest.BodyPublishers.ofString("no credential needed")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as("PUT without a credential").isBetween(200, 204);
+            assertThat(root.resolve("plain.txt")).hasContent("no credential needed");
+        } finally {
+            drive.unmount(false);
+        }
+        assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create(drive.location())).GET().build(),
+                HttpResponse.BodyHandlers.discarding())).isInstanceOf(java.io.IOException.class);
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, value);
+        }
+    }
+
     @Test
     void mountsWithGioInADesktopSessionAndUnmounts() throws Exception {
         assertThat(Path.of("/usr/libexec/gvfsd-dav")).as("gvfs-backends (scripts/test.sh installs it)").isExecutable();
@@ -107,7 +148,7 @@ class WebDavMounterIT {
                 for (String dir : List.of("home", "cache", "data", "config")) {
                     sessionFolders.add(tmp.resolve("session").resolve(dir));
                 }
-                assertThat(CredentialLeaks.working(url, sessionFolders)).as("places holding the mount's password").isEmpty();
+                CredentialLeaks.working(url, sessionFolders).assertNoPasswordFound();
             } finally {
                 drive.unmount(false);
             }
