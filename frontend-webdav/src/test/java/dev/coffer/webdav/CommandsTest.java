@@ -1,5 +1,6 @@
 package dev.coffer.webdav;
 
+import static dev.coffer.core.testing.Processes.deadWithin5s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,26 +49,5 @@ class CommandsTest {
                 .isEqualTo("user\npassword");
         assertThatThrownBy(() -> Commands.run(List.of("sh", "-c", "echo refused; exit 3")))
                 .isInstanceOf(IOException.class).hasMessage("sh failed (exit 3): refused");
-    }
-    /** True once {@code pid} is gone or a zombie (killed, waiting for init to reap it), polling up to 5 s. */
-    private static boolean deadWithin5s(long pid) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (true) {
-            Path stat = Path.of("/proc/" + pid + "/stat");
-            String state;
-            try {
-                String s = Files.readString(stat);
-                state = s.substring(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3);
-            } catch (java.io.IOException gone) {
-                return true;
-            }
-            if (state.equals("Z")) {
-                return true;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
     }
 }
