@@ -189,11 +189,8 @@ class ServeIT {
      */
     @Test
     void aFailedMountServesTheUrlWithoutCredential() throws Exception {
-        Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
-        Path mount = fakeBin.resolve("mount");
         Path arguments = tmp.resolve("mount-arguments");
-        Files.writeString(mount, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + arguments + "'\necho 'mount: refused by the test' >&2\nexit 32\n");
-        assertThat(mount.toFile().setExecutable(true)).isTrue();
+        Path fakeBin = fakeMount("#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + arguments + "'\necho 'mount: refused by the test' >&2\nexit 32\n");
         Serving s = serve(fakeBin, "--mount");
         assertThat(s.err().readLine()).startsWith("coffer: not mounted: ").contains("refused by the test");
         assertThat(s.err().readLine()).startsWith("coffer: serving on 127.0.0.1 only");
@@ -220,14 +217,11 @@ class ServeIT {
      */
     @Test
     void aSignalWhileMountingStopsTheMountToolsAndLocks() throws Exception {
-        Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
         Path started = tmp.resolve("mount-started");
         Path childPid = tmp.resolve("mount-child.pid");
         Path late = tmp.resolve("late-mount");
-        Path mount = fakeBin.resolve("mount");
-        Files.writeString(mount, "#!/bin/sh\n(sleep 10; touch '" + late + "') &\necho $! > '" + childPid + "'\necho $$ > '" + started
+        Path fakeBin = fakeMount("#!/bin/sh\n(sleep 10; touch '" + late + "') &\necho $! > '" + childPid + "'\necho $$ > '" + started
                 + "'\nsleep 120\n");
-        assertThat(mount.toFile().setExecutable(true)).isTrue();
         Process serve = process(fakeBin, "serve", vault.toString(), "--mount");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!(Files.exists(started) && Files.size(started) > 0) && System.nanoTime() < deadline) {
@@ -253,5 +247,14 @@ class ServeIT {
         Serving again = serve();
         signal(again.process(), "TERM");
         assertThat(again.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** A folder holding an executable {@code mount} with {@code script}, to put first on PATH. */
+    private Path fakeMount(String script) throws IOException {
+        Path fakeBin = Files.createDirectories(tmp.resolve("bin"));
+        Path mount = fakeBin.resolve("mount");
+        Files.writeString(mount, script);
+        assertThat(mount.toFile().setExecutable(true)).isTrue();
+        return fakeBin;
     }
 }
