@@ -101,7 +101,14 @@ final class ReadAhead {
      * for it if it is running. Returns false if there is none, it failed, or it had not started
      * (then it never will): the caller reads those units itself.
      */
-    synchronized boolean copyTo(long first, long last, long from, long to, byte[] out, int outOff) {
+    boolean copyTo(long first, long last, long from, long to, byte[] out, int outOff) {
+        if (parallelReads) {
+            return false; // no jobs once reads ran in parallel: no need to take the lock on every batch
+        }
+        return copyFromJob(first, last, from, to, out, outOff);
+    }
+
+    private synchronized boolean copyFromJob(long first, long last, long from, long to, byte[] out, int outOff) {
         Job j = null;
         for (Job candidate : jobs) {
             if (candidate.first <= first && last <= candidate.last) {
@@ -144,7 +151,14 @@ final class ReadAhead {
      * and is at least {@link #MIN_UNITS} long, the batches after its end. Jobs the stream has passed
      * or jumped away from are dropped.
      */
-    synchronized void handOut(long batchStart, long batchEnd, long last, long from, long to, long size) {
+    void handOut(long batchStart, long batchEnd, long last, long from, long to, long size) {
+        if (parallelReads) {
+            return; // jobs dropped when it was set are waited for and zeroed by drop()
+        }
+        handOutLocked(batchStart, batchEnd, last, from, to, size);
+    }
+
+    private synchronized void handOutLocked(long batchStart, long batchEnd, long last, long from, long to, long size) {
         pruneAbandoned();
         if (parallelReads) {
             return;
@@ -182,7 +196,13 @@ final class ReadAhead {
     }
 
     /** Records a read of cleartext {@code [from, to)}: where a sequential stream continues, or that it ended. */
-    synchronized void readDone(long from, long to) {
+    void readDone(long from, long to) {
+        if (!parallelReads) {
+            recordRead(from, to);
+        }
+    }
+
+    private synchronized void recordRead(long from, long to) {
         if (inStream(from)) {
             streamEnd = Math.max(streamEnd, to);
         } else if (from == lastEnd) {
