@@ -31,6 +31,8 @@ public final class Davfs2Mount implements AutoCloseable {
     static final String CONFIG_ASKING = CONFIG.replace("ask_auth 0", "ask_auth 1");
     /** davfs2's cache for mounts by root (its system-wide {@code cache_dir}). */
     static final String CACHE_ROOT = "/var/cache/davfs2";
+    /** util-linux's mount, found on PATH. */
+    private static final String MOUNT = "mount";
 
     private final Path mountPoint;
     private final String cacheKey;
@@ -48,15 +50,20 @@ public final class Davfs2Mount implements AutoCloseable {
 
     /** Mounts {@code url} at {@code mountPoint} (an existing empty folder). */
     public static Davfs2Mount mount(String url, Path mountPoint) throws IOException {
-        return mount(url, mountPoint, null);
+        return mount(MOUNT, url, mountPoint, null);
     }
 
     /** Mounts {@code server}, handing davfs2 its credential if it requires one. */
     static Davfs2Mount mount(WebDavServer server, Path mountPoint) throws IOException {
+        return mount(MOUNT, server, mountPoint);
+    }
+
+    /** As {@link #mount(WebDavServer, Path)} with {@code mountTool} as util-linux's {@code mount} (tests: a stand-in). */
+    static Davfs2Mount mount(String mountTool, WebDavServer server, Path mountPoint) throws IOException {
         DavCredential credential = server.credential();
         byte[] input = credential == null ? null : credential.clientInput();
         try {
-            return mount(server.url(), mountPoint, input);
+            return mount(mountTool, server.url(), mountPoint, input);
         } finally {
             if (input != null) {
                 Arrays.fill(input, (byte) 0);
@@ -64,14 +71,14 @@ public final class Davfs2Mount implements AutoCloseable {
         }
     }
 
-    private static Davfs2Mount mount(String url, Path mountPoint, byte[] credentialInput) throws IOException {
+    private static Davfs2Mount mount(String mountTool, String url, Path mountPoint, byte[] credentialInput) throws IOException {
         if (helper().isEmpty()) {
             throw new IOException("davfs2 is not installed (Debian: apt-get install davfs2)");
         }
         Path conf = Files.createTempFile("coffer-davfs2", ".conf", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
             Files.writeString(conf, credentialInput == null ? CONFIG : CONFIG_ASKING);
-            Commands.run(List.of("mount", "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()), Map.of(),
+            Commands.run(List.of(mountTool, "-t", "davfs", "-o", "conf=" + conf, url, mountPoint.toString()), Map.of(),
                     credentialInput, Commands.TIMEOUT_SECONDS);
         } catch (IOException e) {
             detachLateMount(mountPoint);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -67,6 +68,14 @@ public final class WebDavServer implements AutoCloseable {
     }
 
     private static WebDavServer start(Path root, int port, DavCredential credential) throws IOException {
+        return start(root, port, credential, startedPort -> {});
+    }
+
+    /**
+     * As the public starts, with {@code credential} (null: none), calling {@code afterJettyStart} with the
+     * bound port once Jetty runs (tests: a failure there must still stop Jetty and wipe the credential).
+     */
+    static WebDavServer start(Path root, int port, DavCredential credential, IntConsumer afterJettyStart) throws IOException {
         DavUrls urls = DavUrls.random();
         DavTree tree = new DavTree(root, urls);
         LockManager locks = new LockManager();
@@ -99,6 +108,7 @@ public final class WebDavServer implements AutoCloseable {
         try {
             server.start();
             int actualPort = connector.getLocalPort();
+            afterJettyStart.accept(actualPort);
             readAhead = ReadAhead.perCore();
             DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
                     readAhead, credential);

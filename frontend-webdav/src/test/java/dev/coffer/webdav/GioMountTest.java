@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * standard input): the credential reaches {@code gio mount} on its standard input, never in its
  * arguments, and no other command gets it; a {@code gio mount} that hangs past its time limit is
  * killed and followed by a forced {@code gio mount -u} of the same URI (a late mount by gvfs must
- * not outlive the failed attempt); a failing one too. The real gio is tested by the app's GioServeIT
+ * not outlive the failed attempt); a failing one too; and an interrupted one, whose forced unmount
+ * still runs to its end, after which the thread is interrupted again. The real gio is tested by the app's GioServeIT
  * and WebDavMounterIT.
  */
 class GioMountTest {
@@ -26,12 +29,20 @@ class GioMountTest {
 
     /** A fake gio: logs "ARGS" per call and the stdin of "mount URI"; "mount URI" then does what {@code mountBehaviour} says. */
     private Path fakeGio(String mountBehaviour) throws IOException {
+        return fakeGio(mountBehaviour, "true");
+    }
+
+    /** As {@link #fakeGio(String)}; "mount -u ..." also does what {@code unmountBehaviour} says. */
+    private Path fakeGio(String mountBehaviour, String unmountBehaviour) throws IOException {
         Path script = tmp.resolve("gio");
         Files.writeString(script, "#!/bin/sh\n"
                 + "echo \"$*\" >> " + tmp.resolve("calls.log") + "\n"
                 + "if [ \"$1\" = mount ] && [ \"$2\" != -u ]; then\n"
                 + "  cat > " + tmp.resolve("mount-stdin") + "\n"
                 + "  " + mountBehaviour + "\n"
+                + "fi\n"
+                + "if [ \"$1\" = mount ] && [ \"$2\" = -u ]; then\n"
+                + "  " + unmountBehaviour + "\n"
                 + "fi\n"
                 + "if [ \"$1\" = info ]; then echo \"name: /\"; fi\n"
                 + "exit 0\n");
@@ -89,6 +100,38 @@ class GioMountTest {
             assertThatThrownBy(() -> GioMount.mount(gio, "unix:path=/nonexistent", served.server))
                     .isInstanceOf(IOException.class).hasMessageContaining("exit 2");
             assertThat(calls()).containsExactly("mount " + uri, "mount -u -f " + uri);
+        }
+    }
+
+    @Test
+    void anInterruptedGioMountIsStillFollowedByAForcedUnmountAndStaysInterrupted() throws Exception {
+        // the forced unmount takes a moment and logs when it has finished: run with the interrupt flag set, it would be killed at once
+        Path gio = fakeGio("exec sleep 30", "sleep 1; echo unmounted >> " + tmp.resolve("calls.log"));
+        try (ServedVault served = new ServedVault(tmp, true)) {
+            String uri = GioMount.uri(served.server);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicBoolean interruptedAfterwards = new AtomicBoolean();
+            Thread mounting = new Thread(() -> {
+                try {
+                    GioMount.mount(gio, "unix:path=/nonexistent", served.server);
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                interruptedAfterwards.set(Thread.currentThread().isInterrupted());
+            }, "mounting");
+            mounting.start();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!Files.exists(tmp.resolve("calls.log")) || !calls().contains("mount " + uri)) {
+                assertThat(System.nanoTime()).as("gio mount started").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            mounting.interrupt();
+            mounting.join(30_000);
+            assertThat(mounting.isAlive()).as("the mounting thread gave up").isFalse();
+            assertThat(thrown.get()).isInstanceOf(IOException.class).hasMessageContaining("interrupted")
+                    .hasMessageNotContaining(served.server.secretSegment());
+            assertThat(calls()).containsExactly("mount " + uri, "mount -u -f " + uri, "unmounted");
+            assertThat(interruptedAfterwards.get()).as("the interrupt is restored after the clean-up").isTrue();
         }
     }
 }

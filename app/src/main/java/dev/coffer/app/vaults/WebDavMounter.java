@@ -31,11 +31,22 @@ public final class WebDavMounter implements Mounter {
     private static final Logger LOG = LoggerFactory.getLogger(WebDavMounter.class);
 
     private final boolean mountInOs;
+    private final OsMounting osMounting;
     private final Set<Integer> portsInUse = ConcurrentHashMap.newKeySet();
+
+    /** How a server is mounted by the OS: {@link OsMount#mount} (tests pass one that fails). */
+    interface OsMounting {
+        OsMount mount(WebDavServer server) throws IOException;
+    }
 
     /** @param mountInOs also mount the server with the system's WebDAV client where possible */
     public WebDavMounter(boolean mountInOs) {
+        this(mountInOs, OsMount::mount);
+    }
+
+    WebDavMounter(boolean mountInOs, OsMounting osMounting) {
         this.mountInOs = mountInOs;
+        this.osMounting = osMounting;
     }
 
     @Override
@@ -57,7 +68,7 @@ public final class WebDavMounter implements Mounter {
             return new WebDavDrive(server, null);
         }
         try {
-            return new WebDavDrive(server, OsMount.mount(server));
+            return new WebDavDrive(server, osMounting.mount(server));
         } catch (IOException e) {
             // The message may name the URL; its secret segment is a key: never in the log.
             LOG.info("the WebDAV drive is only a URL: {}", withoutSecret(String.valueOf(e.getMessage()), server.url()));
