@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,30 +69,18 @@ class Davfs2MountFailureTest {
                 + "echo mounted >> " + tmp.resolve("calls.log") + "\n"
                 + "exec sleep 30");
         try (ServedVault served = new ServedVault(tmp, true)) {
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            AtomicBoolean interruptedAfterwards = new AtomicBoolean();
-            Thread mounting = new Thread(() -> {
-                try {
-                    Davfs2Mount.mount(mount.toString(), served.server, mnt);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                interruptedAfterwards.set(Thread.currentThread().isInterrupted());
-            }, "mounting");
-            mounting.start();
+            MountingThread mounting = MountingThread.start(() -> Davfs2Mount.mount(mount.toString(), served.server, mnt));
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (!Files.exists(tmp.resolve("calls.log")) || !Files.readAllLines(tmp.resolve("calls.log")).contains("mounted")) {
                 assertThat(System.nanoTime()).as("the fake mount mounted (as root)").isLessThan(deadline);
                 Thread.sleep(20);
             }
             assertThat(mounted(mnt)).isTrue();
-            mounting.interrupt();
-            mounting.join(30_000);
-            assertThat(mounting.isAlive()).as("the mounting thread gave up").isFalse();
-            assertThat(thrown.get()).isInstanceOf(IOException.class).hasMessageContaining("interrupted")
+            assertThat(mounting.interruptAndJoin(30_000)).as("the mounting thread gave up").isTrue();
+            assertThat(mounting.thrown()).isInstanceOf(IOException.class).hasMessageContaining("interrupted")
                     .hasMessageNotContaining(served.server.secretSegment());
             assertThat(mounted(mnt)).as("the late mount is detached").isFalse();
-            assertThat(interruptedAfterwards.get()).as("the interrupt is restored after the clean-up").isTrue();
+            assertThat(mounting.interruptedAfterwards()).as("the interrupt is restored after the clean-up").isTrue();
         } finally {
             if (mounted(mnt)) { // only after a failure above: leave no mount behind
                 new ProcessBuilder(List.of("umount", "-l", mnt.toString())).inheritIO().start().waitFor();

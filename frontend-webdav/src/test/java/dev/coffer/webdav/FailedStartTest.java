@@ -1,13 +1,9 @@
 package dev.coffer.webdav;
 
+import static dev.coffer.core.testing.LoopbackPorts.accepts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,16 +53,5 @@ class FailedStartTest {
         assertThat(accepts(listening.get())).as("port " + listening.get() + " closed after the failed start").isFalse();
         assertThat(credential.accepts(header)).as("the credential is wiped").isFalse();
         assertThatThrownBy(credential::clientInput).isInstanceOf(IllegalStateException.class);
-    }
-
-    private static boolean accepts(int port) {
-        try {
-            new Socket(InetAddress.getLoopbackAddress(), port).close();
-            return true;
-        } catch (ConnectException e) {
-            return false;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

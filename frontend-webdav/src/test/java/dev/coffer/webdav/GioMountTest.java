@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,29 +107,17 @@ class GioMountTest {
         Path gio = fakeGio("exec sleep 30", "sleep 1; echo unmounted >> " + tmp.resolve("calls.log"));
         try (ServedVault served = new ServedVault(tmp, true)) {
             String uri = GioMount.uri(served.server);
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            AtomicBoolean interruptedAfterwards = new AtomicBoolean();
-            Thread mounting = new Thread(() -> {
-                try {
-                    GioMount.mount(gio, "unix:path=/nonexistent", served.server);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                interruptedAfterwards.set(Thread.currentThread().isInterrupted());
-            }, "mounting");
-            mounting.start();
+            MountingThread mounting = MountingThread.start(() -> GioMount.mount(gio, "unix:path=/nonexistent", served.server));
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (!Files.exists(tmp.resolve("calls.log")) || !calls().contains("mount " + uri)) {
                 assertThat(System.nanoTime()).as("gio mount started").isLessThan(deadline);
                 Thread.sleep(20);
             }
-            mounting.interrupt();
-            mounting.join(30_000);
-            assertThat(mounting.isAlive()).as("the mounting thread gave up").isFalse();
-            assertThat(thrown.get()).isInstanceOf(IOException.class).hasMessageContaining("interrupted")
+            assertThat(mounting.interruptAndJoin(30_000)).as("the mounting thread gave up").isTrue();
+            assertThat(mounting.thrown()).isInstanceOf(IOException.class).hasMessageContaining("interrupted")
                     .hasMessageNotContaining(served.server.secretSegment());
             assertThat(calls()).containsExactly("mount " + uri, "mount -u -f " + uri, "unmounted");
-            assertThat(interruptedAfterwards.get()).as("the interrupt is restored after the clean-up").isTrue();
+            assertThat(mounting.interruptedAfterwards()).as("the interrupt is restored after the clean-up").isTrue();
         }
     }
 }

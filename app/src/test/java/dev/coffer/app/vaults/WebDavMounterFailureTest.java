@@ -1,14 +1,11 @@
 package dev.coffer.app.vaults;
 
+import static dev.coffer.core.testing.LoopbackPorts.accepts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.webdav.WebDavServer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,16 +52,5 @@ class WebDavMounterFailureTest {
         assertThat(server.requiresCredential()).isTrue();
         assertThat(listening.get()).as("the server ran while mounting").isTrue();
         assertThat(accepts(server.port())).as("port " + server.port() + " closed after the failed mount").isFalse();
-    }
-
-    private static boolean accepts(int port) {
-        try {
-            new Socket(InetAddress.getLoopbackAddress(), port).close();
-            return true;
-        } catch (ConnectException e) {
-            return false;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
