@@ -664,7 +664,6 @@ public final class OpenFile implements java.io.Closeable {
             byte[] out, int outOff, boolean withReadAhead) throws IOException {
         long first = layout.unitOf(from, size);
         long last = layout.unitOf(to - 1, size);
-        long fileLast = layout.unitCount(size) - 1;
         // Batches on the read-ahead's grid (units 0, BATCH, 2 BATCH, ...), so its jobs fit any read.
         for (long batchStart = first, batchEnd; batchStart <= last; batchStart = batchEnd + 1) {
             batchEnd = Math.min(last, readAhead.batchOf(batchStart) + BATCH - 1);
@@ -678,7 +677,7 @@ public final class OpenFile implements java.io.Closeable {
             int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
             byte[] stored = buffers.stored(ctLen);
             readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
-            decryptBatch(cryptor, buffers, stored, batchStart, batchEnd, fileLast, from, to, out, outOff);
+            decryptBatch(cryptor, buffers, stored, batchStart, batchEnd, size, from, to, out, outOff);
         }
         if (withReadAhead) {
             readAhead.readDone(from, to);
@@ -700,28 +699,29 @@ public final class OpenFile implements java.io.Closeable {
             return false;
         }
         try {
-            long fileLast = layout.unitCount(fileSize) - 1;
-            int storedOff = 0;
-            for (long j = first; j <= last; j++) {
-                int len = layout.unitLength(j, fileSize);
-                spare.cryptor().decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), cleartext,
-                        (int) ((j - first) * SectorLayout.SECTOR));
-                storedOff += len + layout.overhead();
-            }
+            // Whole units, so each is decrypted straight into the cleartext buffer at (j - first) * SECTOR.
+            long end = SectorLayout.unitStart(last) + layout.unitLength(last, fileSize);
+            decryptBatch(spare.cryptor(), spare.buffers(), stored, first, last, fileSize, SectorLayout.unitStart(first),
+                    end, cleartext, 0);
             return true;
-        } catch (AuthenticationFailedException e) {
+        } catch (DamagedFileException e) {
             return false; // the reader decrypts this batch itself and reports the damage
         } finally {
             returnSpare(spare);
         }
     }
 
-    /** Decrypts the stored units {@code [batchStart, batchEnd]} held from offset 0 of {@code stored}; copies what {@code [from, to)} wants. */
+    /**
+     * Decrypts the stored units {@code [batchStart, batchEnd]} of a file of cleartext size {@code fileSize},
+     * held from offset 0 of {@code stored}; copies what {@code [from, to)} wants (a read, or a
+     * read-ahead job's whole batch).
+     */
     private void decryptBatch(UnitCryptor cryptor, UnitBuffers buffers, byte[] stored, long batchStart, long batchEnd,
-            long fileLast, long from, long to, byte[] out, int outOff) throws DamagedFileException {
+            long fileSize, long from, long to, byte[] out, int outOff) throws DamagedFileException {
+        long fileLast = layout.unitCount(fileSize) - 1;
         int storedOff = 0;
         for (long j = batchStart; j <= batchEnd; j++) {
-            int len = layout.unitLength(j, size);
+            int len = layout.unitLength(j, fileSize);
             long unitStart = SectorLayout.unitStart(j);
             // A unit the read covers entirely is decrypted straight into the caller's array.
             boolean direct = from <= unitStart && unitStart + len <= to;
