@@ -1,5 +1,6 @@
 package dev.coffer.core.content;
 
+import dev.coffer.core.testing.DelegatingChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

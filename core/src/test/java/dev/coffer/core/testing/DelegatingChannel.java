@@ -1,4 +1,4 @@
-package dev.coffer.core.content;
+package dev.coffer.core.testing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,10 +12,10 @@ import java.nio.channels.WritableByteChannel;
  * A FileChannel that passes every call to another one, for test channels that change a few calls
  * (slow, failing or recorded I/O) and leave the rest as they are. Mapping is not supported.
  */
-abstract class DelegatingChannel extends FileChannel {
+public abstract class DelegatingChannel extends FileChannel {
     protected final FileChannel d;
 
-    DelegatingChannel(FileChannel d) {
+    protected DelegatingChannel(FileChannel d) {
         this.d = d;
     }
 
