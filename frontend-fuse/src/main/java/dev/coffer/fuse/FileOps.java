@@ -9,8 +9,13 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.struct.FileStat;
 
@@ -18,7 +23,9 @@ import ru.serce.jnrfuse.struct.FileStat;
  * File contents: open and create (a channel per FUSE handle in the {@link OpenFileTable}), positional
  * read and write of whole requests (several threads at once, up to the 128 KiB that big_writes
  * allows), truncate by path or handle, fsync, release. Data is copied between the kernel's buffer
- * and a per-thread array; the backing channel does its own synchronisation.
+ * and a per-thread array; the backing channel does its own synchronisation. A handle read
+ * sequentially in whole requests gets a {@link ReadStream} ({@link StreamingReads}); every content
+ * change made here counts in {@link ContentChanges}, so no stream answers with bytes from before it.
  *
  * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
  */
@@ -32,6 +39,10 @@ final class FileOps {
     private final Backing backing;
     private final OpenFileTable handles;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
+    private final ContentChanges changes = new ContentChanges();
+    /** Per handle that has been read from: its sequential-read detection and stream. */
+    private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
+    private final LongAdder streamed = new LongAdder();
 
     FileOps(Backing backing, OpenFileTable handles) {
         this.backing = backing;
@@ -44,7 +55,11 @@ final class FileOps {
         if ((flags & O_TRUNC) != 0 && options.contains(StandardOpenOption.WRITE)) {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
-        return handles.add(FileChannel.open(backing.resolve(path), options));
+        long fh = handles.add(FileChannel.open(backing.resolve(path), options));
+        if (options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            changes.changed();
+        }
+        return fh;
     }
 
     /** Creates (or, without O_EXCL, opens) a file and gives it the permission bits of {@code mode}. */
@@ -58,6 +73,7 @@ final class FileOps {
         Path p = backing.resolve(path);
         FileChannel ch = FileChannel.open(p, options);
         long fh = handles.add(ch);
+        changes.changed();
         try {
             AttributeOps.applyMode(backing, p, mode);
         } catch (IOException | RuntimeException e) {
@@ -69,6 +85,18 @@ final class FileOps {
 
     int read(long fh, Pointer buf, long size, long offset) throws IOException {
         FileChannel ch = handles.get(fh);
+        StreamingReads r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes));
+        int served = r.serve(buf, size, offset);
+        if (served >= 0) {
+            streamed.increment();
+            return served;
+        }
+        int n = readDirectly(ch, buf, size, offset);
+        r.readDirectly(offset, size, n);
+        return n;
+    }
+
+    private int readDirectly(FileChannel ch, Pointer buf, long size, long offset) throws IOException {
         byte[] data = buffer(size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
         while (bb.hasRemaining()) {
@@ -87,8 +115,12 @@ final class FileOps {
         byte[] data = buffer(size);
         buf.get(0, data, 0, (int) size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
-        while (bb.hasRemaining()) {
-            ch.write(bb, offset + bb.position());
+        try {
+            while (bb.hasRemaining()) {
+                ch.write(bb, offset + bb.position());
+            }
+        } finally {
+            changes.changed();
         }
         return (int) size;
     }
@@ -97,11 +129,22 @@ final class FileOps {
     void truncate(String path, long size) throws IOException {
         try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             resize(ch, size);
+        } finally {
+            changes.changed();
         }
     }
 
     void ftruncate(long fh, long size) throws IOException {
-        resize(handles.get(fh), size);
+        try {
+            resize(handles.get(fh), size);
+        } finally {
+            changes.changed();
+        }
+    }
+
+    /** A change made elsewhere (a rename over a file) that read streams must not serve across. */
+    void contentChanged() {
+        changes.changed();
     }
 
     void fsync(long fh, boolean dataOnly) throws IOException {
@@ -123,7 +166,32 @@ final class FileOps {
     }
 
     void release(long fh) throws IOException {
+        StreamingReads r = reads.remove(fh);
+        if (r != null) {
+            r.close();
+        }
         handles.release(fh);
+    }
+
+    /** Read requests answered from a {@link ReadStream} so far (tests check that streaming happened). */
+    long streamedReads() {
+        return streamed.sum();
+    }
+
+    /** The read-stream state of handle {@code fh}, or null before its first read (tests look at it). */
+    StreamingReads readsOf(long fh) {
+        return reads.get(fh);
+    }
+
+    /** Stops every read stream (the mount is going away; the handles are closed next). */
+    void stopStreams() {
+        List<Long> open = new ArrayList<>(reads.keySet());
+        for (long fh : open) {
+            StreamingReads r = reads.remove(fh);
+            if (r != null) {
+                r.close();
+            }
+        }
     }
 
     /** fstat of an open file whose name is gone (unlinked while open): size from the channel. */

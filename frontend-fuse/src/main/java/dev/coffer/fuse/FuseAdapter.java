@@ -84,8 +84,14 @@ public class FuseAdapter extends FuseStubFS {
         return handles.size();
     }
 
+    /** Read requests answered from a read stream so far. */
+    long streamedReads() {
+        return files.streamedReads();
+    }
+
     /** Closes every handle still open: the mount is gone. */
     void closeHandles() throws IOException {
+        files.stopStreams();
         handles.closeAll();
     }
 
@@ -165,7 +171,11 @@ public class FuseAdapter extends FuseStubFS {
     @Override
     public int rename(String from, String to) {
         return Calls.run("rename", () -> {
-            tree.rename(from, to);
+            try {
+                tree.rename(from, to);
+            } finally {
+                files.contentChanged();
+            }
             return 0;
         });
     }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
  */
 final class VaultMount {
     private final Mounts mounts = new Mounts();
-    private final CofferFileSystem fs;
+    final CofferFileSystem fs;
     final Path vault;
     final Path mnt;
     final FuseMount mount;

@@ -1,0 +1,106 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import jnr.ffi.Pointer;
+
+/**
+ * The reads of one FUSE handle: notices when they form a sequential stream of whole requests and then
+ * runs a {@link ReadStream} ahead of them. Reads that are not sequential, files too small to gain,
+ * and handles whose streams keep being invalidated (by writes elsewhere in the mount) read directly.
+ */
+final class StreamingReads {
+    /** Streams need a second core: with one, the streamers would only take turns with the FUSE threads. */
+    private static final boolean STREAMING = Runtime.getRuntime().availableProcessors() >= 2;
+    /** Sequential requests of at least this size, in a row, before a stream starts. */
+    static final int MIN_REQUEST = 64 * 1024;
+    static final int STREAK = 2;
+    /** A stream starts only if at least this much of the file is left to read. */
+    static final long MIN_REMAINING = 2L * ReadStream.SLOTS * ReadStream.SLOT;
+    /** Streams that served fewer requests than this before they had to be replaced count as wasted. */
+    private static final int USEFUL = 8;
+    private static final int MAX_WASTED = 3;
+
+    private final FileChannel channel;
+    private final ContentChanges changes;
+    private long lastEnd = -1;
+    private int streak;
+    private ReadStream stream;
+    private int served;
+    private int wasted;
+    private boolean closed;
+
+    StreamingReads(FileChannel channel, ContentChanges changes) {
+        this.channel = channel;
+        this.changes = changes;
+    }
+
+    /** Serves the request from the running stream; -1 if it cannot, and the caller reads the channel. */
+    int serve(Pointer buf, long size, long offset) {
+        ReadStream s;
+        synchronized (this) {
+            s = stream;
+        }
+        if (s == null) {
+            return -1;
+        }
+        int n = s.serve(buf, size, offset);
+        if (n >= 0) {
+            synchronized (this) {
+                served++;
+                lastEnd = offset + n;
+            }
+        }
+        return n;
+    }
+
+    /** Records a request the caller read itself ({@code n} bytes at {@code offset}); may start a stream after it. */
+    void readDirectly(long offset, long size, int n) {
+        ReadStream old = null;
+        synchronized (this) {
+            streak = offset == lastEnd ? streak + 1 : 0;
+            lastEnd = offset + Math.max(n, 0);
+            if (!STREAMING || closed || wasted >= MAX_WASTED || streak < STREAK || size < MIN_REQUEST || n != size
+                    || remaining() < MIN_REMAINING) {
+                return;
+            }
+            if (stream != null) {
+                if (served < USEFUL) {
+                    wasted++;
+                }
+                old = stream;
+            }
+            stream = wasted >= MAX_WASTED ? null : ReadStream.start(channel, changes, lastEnd);
+            served = 0;
+        }
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    private long remaining() {
+        try {
+            return channel.size() - lastEnd;
+        } catch (IOException e) {
+            return 0; // the read itself succeeded; just no stream
+        }
+    }
+
+    /** The stream running now, or null (tests look at it). */
+    synchronized ReadStream stream() {
+        return stream;
+    }
+
+    /** Stops the stream for good (the handle is being released). */
+    void close() {
+        ReadStream s;
+        synchronized (this) {
+            closed = true;
+            s = stream;
+            stream = null;
+        }
+        if (s != null) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.testing.DelegatingChannel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Read streams ({@link ReadStream}, {@link StreamingReads}) through {@link FileOps}, without a mount:
+ * sequential whole requests are answered from the stream with the file's bytes, and nothing a change
+ * made through the mount, a failure, parallel requests or a release could do makes them answer wrongly.
+ */
+class StreamingReadsTest {
+    private static final int REQUEST = 128 * 1024;
+    private static final int O_RDONLY = 0;
+    private static final int O_WRONLY = 1;
+
+    @TempDir
+    Path tmp;
+
+    private final OpenFileTable handles = new OpenFileTable();
+    private FileOps files;
+    private Path file;
+    private byte[] content;
+
+    @BeforeEach
+    void createFile() throws IOException {
+        files = new FileOps(new Backing(tmp, 0, 0), handles);
+        content = new byte[16 << 20];
+        new Random(7).nextBytes(content);
+        file = tmp.resolve("big");
+        Files.write(file, content);
+    }
+
+    @Test
+    void sequentialWholeRequestsAreAnsweredByTheStreamWithTheFilesBytes() throws IOException {
+        long fh = files.open("/big", O_RDONLY);
+        assertThat(readSequentially(fh, 0, content.length)).isEqualTo(content);
+        // The first requests (and a miss or two while the stream starts) are read directly.
+        assertThat(files.streamedReads()).isGreaterThan(content.length / REQUEST - 8);
+        files.release(fh);
+    }
+
+    @Test
+    void requestsThatStraddleSlotsAndShortRequestsAreServedToo() throws IOException {
+        long fh = files.open("/big", O_RDONLY);
+        Pointer buf = buffer();
+        // Two whole requests start the stream at 256 KiB; then requests of odd sizes that cross slot edges.
+        byte[] got = new byte[content.length];
+        long pos = 0;
+        int[] sizes = {REQUEST, REQUEST, 100_000, REQUEST, 70_000, REQUEST, REQUEST, 4096, REQUEST};
+        for (int i = 0; pos < content.length; i++) {
+            int size = (int) Math.min(sizes[i % sizes.length], content.length - pos);
+            int n = files.read(fh, buf, size, pos);
+            assertThat(n).isEqualTo(size);
+            buf.get(0, got, (int) pos, n);
+            pos += n;
+        }
+        assertThat(got).isEqualTo(content);
+        assertThat(files.streamedReads()).isGreaterThan(50);
+        files.release(fh);
+    }
+
+    @Test
+    void aWriteThroughAnotherHandleIsSeenByTheNextRequest() throws Exception {
+        long reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        long streamedBefore = files.streamedReads();
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        // The stream has read ahead of 1 MiB by now; change bytes it holds.
+        byte[] changed = new byte[REQUEST];
+        java.util.Arrays.fill(changed, (byte) 0x5A);
+        long writer = files.open("/big", O_WRONLY);
+        Pointer src = buffer();
+        src.put(0, changed, 0, changed.length);
+        files.write(writer, src, changed.length, (1 << 20) + REQUEST);
+        System.arraycopy(changed, 0, content, (1 << 20) + REQUEST, changed.length);
+
+        assertThat(readSequentially(reader, 1 << 20, 4 << 20)).isEqualTo(slice(1 << 20, 4 << 20));
+        assertThat(files.streamedReads()).as("streaming went on after the change").isGreaterThan(streamedBefore + 8);
+        files.release(writer);
+        files.release(reader);
+    }
+
+    @Test
+    void aTruncateIsSeenByTheNextRequest() throws Exception {
+        long reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + 1000);
+        files.truncate("/big", (1 << 20) + 1000);
+        Pointer buf = buffer();
+        assertThat(files.read(reader, buf, REQUEST, 1 << 20)).isEqualTo(1000);
+        assertThat(files.read(reader, buf, REQUEST, (1 << 20) + 1000)).isZero();
+        files.release(reader);
+    }
+
+    @Test
+    void theRequestThatReachesAFailedReadReportsTheFailure() throws IOException {
+        long failAt = 3L << 20;
+        FileChannel failing = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                if (position + dst.remaining() > failAt) {
+                    throw new IOException("unit at " + failAt + " failed authentication");
+                }
+                return d.read(dst, position);
+            }
+        };
+        long fh = handles.add(failing);
+        assertThat(readSequentially(fh, 0, (int) failAt - REQUEST)).isEqualTo(slice(0, (int) failAt - REQUEST));
+        assertThat(files.streamedReads()).isPositive();
+        assertThatThrownBy(() -> files.read(fh, buffer(), REQUEST, failAt - REQUEST / 2))
+                .isInstanceOf(IOException.class).hasMessageContaining("failed authentication");
+        files.release(fh);
+    }
+
+    @Test
+    void requestsFromSeveralThreadsAtOnceGetTheirOwnBytes() throws Exception {
+        long fh = files.open("/big", O_RDONLY);
+        readSequentially(fh, 0, 2 * REQUEST); // starts the stream
+        AtomicLong next = new AtomicLong(2 * REQUEST);
+        byte[] got = new byte[content.length];
+        System.arraycopy(content, 0, got, 0, 2 * REQUEST);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<Void>> workers = new ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                workers.add(pool.submit(() -> {
+                    Pointer buf = buffer();
+                    for (long pos; (pos = next.getAndAdd(REQUEST)) < content.length; ) {
+                        int n = files.read(fh, buf, REQUEST, pos);
+                        assertThat(n).isEqualTo(REQUEST);
+                        synchronized (got) {
+                            buf.get(0, got, (int) pos, n);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> w : workers) {
+                w.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(got).isEqualTo(content);
+        files.release(fh);
+    }
+
+    @Test
+    void randomAccessStartsNoStream() throws IOException {
+        long fh = files.open("/big", O_RDONLY);
+        Pointer buf = buffer();
+        Random r = new Random(3);
+        for (int i = 0; i < 200; i++) {
+            long pos = (long) r.nextInt(content.length / REQUEST) * REQUEST;
+            assertThat(files.read(fh, buf, REQUEST, pos)).isEqualTo(REQUEST);
+            byte[] got = new byte[REQUEST];
+            buf.get(0, got, 0, REQUEST);
+            assertThat(got).isEqualTo(slice((int) pos, REQUEST));
+        }
+        assertThat(files.streamedReads()).isZero();
+        files.release(fh);
+    }
+
+    @Test
+    void closingAStreamStopsItsThreadsAndZeroesItsRing() throws Exception {
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+        StreamingReads reads = new StreamingReads(ch, new ContentChanges());
+        Pointer buf = buffer();
+        for (long pos = 0; pos < 3 * REQUEST; pos += REQUEST) {
+            if (reads.serve(buf, REQUEST, pos) < 0) {
+                reads.readDirectly(pos, REQUEST, REQUEST);
+            }
+        }
+        ReadStream stream = reads.stream();
+        assertThat(stream).as("two whole sequential requests start a stream").isNotNull();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stream.ringZeroed() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(stream.ringZeroed()).as("the ring holds file bytes while streaming").isFalse();
+        reads.close();
+        assertThat(stream.streaming()).isFalse();
+        assertThat(stream.ringZeroed()).isTrue();
+        ch.close();
+    }
+
+    @Test
+    void aStreamEndsWhenNobodyReadsOnAndTheReaderGetsTheRightBytesLater() throws Exception {
+        long fh = files.open("/big", O_RDONLY);
+        readSequentially(fh, 0, 1 << 20);
+        Thread.sleep(1_500); // past the streamer's idle limit and the slots' age limit
+        assertThat(readSequentially(fh, 1 << 20, 2 << 20)).isEqualTo(slice(1 << 20, 2 << 20));
+        assertThat(Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("coffer-fuse-stream")).count())
+                .as("at most the stream started after the pause").isLessThanOrEqualTo(ReadStream.STREAMERS);
+        files.release(fh);
+        assertThat(Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("coffer-fuse-stream") && t.isAlive()).count()).isZero();
+    }
+
+    private byte[] readSequentially(long fh, long from, int length) throws IOException {
+        Pointer buf = buffer();
+        byte[] got = new byte[length];
+        for (int done = 0; done < length; ) {
+            int size = Math.min(REQUEST, length - done);
+            int n = files.read(fh, buf, size, from + done);
+            assertThat(n).isEqualTo(size);
+            buf.get(0, got, done, n);
+            done += n;
+        }
+        return got;
+    }
+
+    private byte[] slice(int from, int length) {
+        byte[] b = new byte[length];
+        System.arraycopy(content, from, b, 0, length);
+        return b;
+    }
+
+    /** Waits until the stream of {@code fh} has read the bytes at {@code position} ahead of the reader. */
+    private void awaitRingHolds(long fh, long position) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!files.readsOf(fh).stream().holds(position)) {
+            assertThat(System.nanoTime()).as("the stream read ahead to " + position).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    private static Pointer buffer() {
+        return Memory.allocateDirect(Runtime.getSystemRuntime(), REQUEST);
+    }
+}
