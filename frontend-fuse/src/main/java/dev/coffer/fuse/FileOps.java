@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.struct.FileStat;
@@ -43,6 +44,9 @@ final class FileOps {
     /** Per handle that has been read from: its sequential-read detection and stream. */
     private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
     private final LongAdder streamed = new LongAdder();
+    /** At most this many files stream at once (1 MiB of ring and two threads each); others read directly. */
+    static final int MAX_STREAMS = 16;
+    private final Semaphore rings = new Semaphore(MAX_STREAMS);
 
     FileOps(Backing backing, OpenFileTable handles) {
         this.backing = backing;
@@ -85,7 +89,7 @@ final class FileOps {
 
     int read(long fh, Pointer buf, long size, long offset) throws IOException {
         FileChannel ch = handles.get(fh);
-        StreamingReads r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes));
+        StreamingReads r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes, rings));
         int served = r.serve(buf, size, offset);
         if (served >= 0) {
             streamed.increment();

@@ -2,6 +2,7 @@ package dev.coffer.fuse;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.concurrent.Semaphore;
 import jnr.ffi.Pointer;
 
 /**
@@ -23,6 +24,8 @@ final class StreamingReads {
 
     private final FileChannel channel;
     private final ContentChanges changes;
+    /** The mount's rings: a stream holds one permit from its start until it is replaced or closed. */
+    private final Semaphore rings;
     private long lastEnd = -1;
     private int streak;
     private ReadStream stream;
@@ -30,9 +33,10 @@ final class StreamingReads {
     private int wasted;
     private boolean closed;
 
-    StreamingReads(FileChannel channel, ContentChanges changes) {
+    StreamingReads(FileChannel channel, ContentChanges changes, Semaphore rings) {
         this.channel = channel;
         this.changes = changes;
+        this.rings = rings;
     }
 
     /** Serves the request from the running stream; -1 if it cannot, and the caller reads the channel. */
@@ -69,9 +73,17 @@ final class StreamingReads {
                     wasted++;
                 }
                 old = stream;
+                stream = null;
+            } else if (!rings.tryAcquire()) {
+                return; // as many files as the mount allows are streaming already: read directly
             }
-            stream = wasted >= MAX_WASTED ? null : ReadStream.start(channel, changes, lastEnd);
-            served = 0;
+            // The permit of the replaced stream (or the one just taken) goes to the new stream.
+            if (wasted < MAX_WASTED) {
+                stream = ReadStream.start(channel, changes, lastEnd);
+                served = 0;
+            } else {
+                rings.release();
+            }
         }
         if (old != null) {
             old.close();
@@ -101,6 +113,7 @@ final class StreamingReads {
         }
         if (s != null) {
             s.close();
+            rings.release();
         }
     }
 }

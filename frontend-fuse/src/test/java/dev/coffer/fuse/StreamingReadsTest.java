@@ -186,7 +186,8 @@ class StreamingReadsTest {
     @Test
     void closingAStreamStopsItsThreadsAndZeroesItsRing() throws Exception {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-        StreamingReads reads = new StreamingReads(ch, new ContentChanges());
+        java.util.concurrent.Semaphore rings = new java.util.concurrent.Semaphore(1);
+        StreamingReads reads = new StreamingReads(ch, new ContentChanges(), rings);
         Pointer buf = buffer();
         for (long pos = 0; pos < 3 * REQUEST; pos += REQUEST) {
             if (reads.serve(buf, REQUEST, pos) < 0) {
@@ -203,7 +204,31 @@ class StreamingReadsTest {
         reads.close();
         assertThat(stream.streaming()).isFalse();
         assertThat(stream.ringZeroed()).isTrue();
+        assertThat(rings.availablePermits()).as("the ring's permit is back").isEqualTo(1);
         ch.close();
+    }
+
+    @Test
+    void atMostMaxStreamsFilesStreamAtOnceAndAReleasedHandleGivesItsRingBack() throws IOException {
+        List<Long> readers = new ArrayList<>();
+        for (int i = 0; i <= FileOps.MAX_STREAMS; i++) {
+            long fh = files.open("/big", O_RDONLY);
+            readSequentially(fh, 0, 3 * REQUEST);
+            readers.add(fh);
+        }
+        long last = readers.get(FileOps.MAX_STREAMS);
+        for (long fh : readers.subList(0, FileOps.MAX_STREAMS)) {
+            assertThat(files.readsOf(fh).stream()).isNotNull();
+        }
+        assertThat(files.readsOf(last).stream()).as("one more than the mount allows").isNull();
+        assertThat(readSequentially(last, 3 * REQUEST, 2 * REQUEST)).isEqualTo(slice(3 * REQUEST, 2 * REQUEST));
+
+        files.release(readers.get(0));
+        assertThat(readSequentially(last, 5 * REQUEST, 4 * REQUEST)).isEqualTo(slice(5 * REQUEST, 4 * REQUEST));
+        assertThat(files.readsOf(last).stream()).as("the released handle's ring went to the waiting reader").isNotNull();
+        for (long fh : readers.subList(1, readers.size())) {
+            files.release(fh);
+        }
     }
 
     @Test
