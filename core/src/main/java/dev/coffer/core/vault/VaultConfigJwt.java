@@ -68,6 +68,20 @@ final class VaultConfigJwt {
         return masterkeyFileName;
     }
 
+    /**
+     * The content mode the payload claims, read WITHOUT verifying the signature, or SIV_XTSHMAC if it
+     * does not parse. Only a hint for work that touches no vault data (the JIT warm-up that runs
+     * during scrypt, before the key that could verify it exists); everything else uses
+     * {@link #verifiedConfig}.
+     */
+    CipherCombo unverifiedCipherCombo() {
+        try {
+            return VaultClaims.read(JwsCompact.decode(token.payload(), FILE_NAME + ": payload"), FILE_NAME).cipherCombo();
+        } catch (VaultFormatException e) {
+            return CipherCombo.SIV_XTSHMAC;
+        }
+    }
+
     /** The token without surrounding whitespace. */
     String compact() {
         return token.compact();

@@ -1,0 +1,128 @@
+package dev.coffer.core.vault;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
+
+/**
+ * One JIT warm-up of the content crypto: a daemon thread that runs an {@link Exercise} until it has
+ * done its budget of units, its time limit has passed, or {@link #stop()} is called, whichever comes
+ * first. It ends quietly: a failure of the exercise only ends the thread early, and is never thrown,
+ * logged or shown, since a warm-up is an optimisation and not worth an unlock.
+ *
+ * <p>Not responsible for deciding whether to warm up or how much ({@link CryptoWarmUps}), nor for the
+ * work itself ({@link CryptoExercise}).
+ */
+final class CryptoWarmUp {
+    static final String THREAD_NAME = "coffer-crypto-warm-up";
+    /**
+     * How long {@link #stop()} waits for the thread to end. It checks for a stop between units, a few
+     * microseconds apart once compiled, so this bound only matters in the first milliseconds, while
+     * the JVM loads the crypto classes.
+     */
+    static final Duration STOP_WAIT = Duration.ofMillis(200);
+
+    /** The work a warm-up repeats, on the warm-up thread; closed there when the warm-up ends. */
+    interface Exercise extends AutoCloseable {
+        /** Does one round of work, returning early once {@code stop} says so; returns the units done. */
+        int run(BooleanSupplier stop);
+
+        @Override
+        void close();
+    }
+
+    /** A warm-up that was never started: nothing to stop, already ended. */
+    private static final CryptoWarmUp NOT_STARTED = new CryptoWarmUp(null);
+
+    private final Thread thread;
+    private final AtomicLong unitsDone = new AtomicLong();
+    private final CountDownLatch stopRequest = new CountDownLatch(1);
+
+    private CryptoWarmUp(Thread thread) {
+        this.thread = thread;
+    }
+
+    static CryptoWarmUp notStarted() {
+        return NOT_STARTED;
+    }
+
+    /**
+     * Starts a warm-up thread that waits {@code delay}, then makes its exercise from {@code exercise}
+     * (on that thread, so the caller pays only for starting a thread), runs it, and reports the units
+     * it did to {@code spent} when it ends. {@code timeLimit} counts from the start, delay included.
+     */
+    static CryptoWarmUp start(Supplier<? extends Exercise> exercise, long unitBudget, Duration delay, Duration timeLimit,
+                              LongConsumer spent) {
+        CryptoWarmUp[] self = new CryptoWarmUp[1];
+        Thread thread = new Thread(() -> self[0].run(exercise, unitBudget, delay, timeLimit, spent), THREAD_NAME);
+        thread.setDaemon(true);
+        // Errors the run below does not catch (out of memory) end the thread without a trace either.
+        thread.setUncaughtExceptionHandler((t, e) -> { });
+        self[0] = new CryptoWarmUp(thread);
+        thread.start();
+        return self[0];
+    }
+
+    private void run(Supplier<? extends Exercise> exercise, long unitBudget, Duration delay, Duration timeLimit,
+                     LongConsumer spent) {
+        long deadline = System.nanoTime() + timeLimit.toNanos();
+        BooleanSupplier stop = () -> stopRequest.getCount() == 0 || System.nanoTime() - deadline > 0;
+        try {
+            if (stopRequest.await(delay.toNanos(), TimeUnit.NANOSECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        try (Exercise work = exercise.get()) {
+            while (unitsDone.get() < unitBudget && !stop.getAsBoolean()) {
+                unitsDone.addAndGet(work.run(stop));
+            }
+        } catch (RuntimeException e) {
+            // Ignored on purpose (see the class comment): the warm-up just ends.
+        } finally {
+            spent.accept(unitsDone.get());
+        }
+    }
+
+    /**
+     * Asks the warm-up to end and waits up to {@link #STOP_WAIT} for its thread to end. For an unlock
+     * that failed: a warm-up never goes on after a wrong passphrase.
+     */
+    void stop() {
+        stopRequest.countDown();
+        awaitEnd(STOP_WAIT);
+    }
+
+    /** Waits up to {@code timeout} for the warm-up to end; true if it has ended. */
+    boolean awaitEnd(Duration timeout) {
+        if (thread == null) {
+            return true;
+        }
+        try {
+            thread.join(Math.max(1, timeout.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /** True if the warm-up has ended (or never started); does not wait. */
+    boolean ended() {
+        return thread == null || !thread.isAlive();
+    }
+
+    /** The units encrypted and decrypted so far. */
+    long unitsDone() {
+        return unitsDone.get();
+    }
+
+    /** True if this warm-up started a thread (false when its budget was spent or another one runs). */
+    boolean started() {
+        return thread != null;
+    }
+}

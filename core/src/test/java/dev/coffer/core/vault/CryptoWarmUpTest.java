@@ -1,0 +1,238 @@
+package dev.coffer.core.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.crypto.MasterKey;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JIT warm-up that an unlock runs while scrypt derives the key: it touches no file, ends by itself
+ * after its budget, never outlives a failed unlock, and never fails an unlock.
+ */
+class CryptoWarmUpTest {
+    private static final Duration LONG = Duration.ofSeconds(60);
+    private static final int FILE_UNITS = 2 * CryptoExercise.UNITS_PER_FILE;
+
+    @TempDir
+    Path temp;
+
+    /** The real exercise, counting how many were made and closed. */
+    private static final class CountedExercises implements Function<CipherCombo, CryptoWarmUp.Exercise> {
+        final AtomicInteger made = new AtomicInteger();
+        final AtomicInteger closed = new AtomicInteger();
+
+        @Override
+        public CryptoWarmUp.Exercise apply(CipherCombo combo) {
+            made.incrementAndGet();
+            CryptoExercise real = new CryptoExercise(combo == CipherCombo.SIV_XTSHMAC);
+            return new CryptoWarmUp.Exercise() {
+                @Override
+                public int run(BooleanSupplier stop) {
+                    return real.run(stop);
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                    closed.incrementAndGet();
+                }
+            };
+        }
+    }
+
+    private Path vault(Path dir) throws IOException {
+        VaultAccess.create(dir, "secret".toCharArray(), VaultRoundTripTest.FAST).close();
+        return dir;
+    }
+
+    private static VaultOperations operations(Kdf kdf, CryptoWarmUps warmUps) {
+        return new VaultOperations(kdf, new SecureRandom(), warmUps);
+    }
+
+    @Test
+    void theExerciseEncryptsAndDecryptsEveryUnitInBothModesAndStopsWhenAsked() {
+        for (boolean authenticated : new boolean[] {true, false}) {
+            CryptoExercise exercise = new CryptoExercise(authenticated);
+            assertThat(exercise.run(() -> false)).isEqualTo(FILE_UNITS);
+            assertThat(exercise.run(() -> true)).isZero();
+            AtomicInteger checks = new AtomicInteger();
+            assertThat(exercise.run(() -> checks.incrementAndGet() > 10)).isEqualTo(10);
+            exercise.close();
+            // The throwaway key is destroyed: nothing can be encrypted with it any more.
+            assertThatThrownBy(() -> exercise.run(() -> false)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void aWarmUpDoesItsBudgetThenEndsItsThreadAndDestroysItsKey() {
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 3 * FILE_UNITS, Duration.ZERO, LONG);
+        CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTS);
+        assertThat(warmUp.started()).isTrue();
+        assertThat(warmUp.awaitEnd(LONG)).isTrue();
+        assertThat(warmUp.ended()).isTrue();
+        assertThat(warmUp.unitsDone()).isEqualTo(3 * FILE_UNITS);
+        assertThat(exercises.made).hasValue(1);
+        assertThat(exercises.closed).hasValue(1);
+    }
+
+    @Test
+    void theBudgetIsPerJvmAndContentModeAndOneWarmUpRunsAtATime() {
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ZERO, LONG);
+        assertThat(warmUps.start(CipherCombo.SIV_XTSHMAC).awaitEnd(LONG)).isTrue();
+        assertThat(warmUps.start(CipherCombo.SIV_XTSHMAC).started()).as("budget spent").isFalse();
+        CryptoWarmUp other = warmUps.start(CipherCombo.SIV_XTS);
+        assertThat(other.started()).as("the other mode has its own budget").isTrue();
+        other.awaitEnd(LONG);
+
+        CryptoWarmUps slow = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ofSeconds(30), LONG);
+        CryptoWarmUp first = slow.start(CipherCombo.SIV_XTSHMAC);
+        assertThat(slow.start(CipherCombo.SIV_XTS).started()).as("one at a time").isFalse();
+        first.stop();
+        assertThat(first.ended()).isTrue();
+        assertThat(slow.start(CipherCombo.SIV_XTSHMAC).started()).as("a stopped warm-up leaves its budget").isTrue();
+        slow.latest().stop();
+    }
+
+    @Test
+    void theWarmUpTouchesNoFileWhileScryptRunsNorAfterTheUnlock() throws Exception {
+        AccessRecordingFileSystem fs = new AccessRecordingFileSystem();
+        Path vault = vault(fs.wrap(temp.resolve("vault")));
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 8 * FILE_UNITS, Duration.ZERO, LONG);
+        AtomicReference<List<String>> callsDuringScrypt = new AtomicReference<>();
+        Kdf waitsForTheWarmUp = (passphrase, salt, params) -> {
+            List<String> before = fs.calls();
+            CryptoWarmUp warmUp = warmUps.latest();
+            long deadline = System.nanoTime() + LONG.toNanos();
+            while (warmUp.unitsDone() < 2 * FILE_UNITS && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(fs.calls()).as("file accesses while the warm-up ran during scrypt").isEqualTo(before);
+            callsDuringScrypt.set(before);
+            return Kdf.SCRYPT.kek(passphrase, salt, params);
+        };
+
+        MasterKey key;
+        try (UnlockedVault v = operations(waitsForTheWarmUp, warmUps).unlock(vault, "secret".getBytes())) {
+            key = MasterKey.of(v.masterKey().copyBytes());
+        }
+        List<String> afterUnlock = fs.calls();
+        CryptoWarmUp warmUp = warmUps.latest();
+        assertThat(warmUp.awaitEnd(LONG)).isTrue();
+
+        assertThat(callsDuringScrypt.get()).as("the root files were read before scrypt")
+                .anyMatch(c -> c.startsWith("open ") && c.endsWith("masterkey.coffer"));
+        assertThat(warmUp.unitsDone()).isEqualTo(8 * FILE_UNITS);
+        assertThat(fs.calls()).as("file accesses while the warm-up ran on after the unlock").isEqualTo(afterUnlock);
+        try (UnlockedVault again = operations(Kdf.SCRYPT, CryptoWarmUps.NONE).unlock(vault, "secret".getBytes())) {
+            assertThat(again.masterKey().sameKeyAs(key)).as("the vault's key is unchanged").isTrue();
+        }
+        key.destroy();
+    }
+
+    @Test
+    void aFailingWarmUpNeverFailsTheUnlock() throws Exception {
+        Path vault = vault(temp.resolve("vault"));
+        List<Function<CipherCombo, CryptoWarmUp.Exercise>> failures = List.of(
+                combo -> {
+                    throw new IllegalStateException("cannot make the exercise");
+                },
+                combo -> new FailingExercise(new IllegalStateException("fails while running")),
+                combo -> new FailingExercise(new OutOfMemoryError("simulated")));
+        for (Function<CipherCombo, CryptoWarmUp.Exercise> failing : failures) {
+            CryptoWarmUps warmUps = new CryptoWarmUps(failing, Long.MAX_VALUE, Duration.ZERO, LONG);
+            try (UnlockedVault v = operations(Kdf.SCRYPT, warmUps).unlock(vault, "secret".getBytes())) {
+                assertThat(v.config().cipherCombo()).isEqualTo(CipherCombo.SIV_XTSHMAC);
+            }
+            assertThat(warmUps.latest().started()).isTrue();
+            assertThat(warmUps.latest().awaitEnd(LONG)).as("a failed warm-up ends its thread").isTrue();
+        }
+    }
+
+    @Test
+    void aWrongPassphraseThrowsPromptlyAndStopsTheWarmUpBeforeThrowing() throws Exception {
+        Path vault = vault(temp.resolve("vault"));
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps endless = new CryptoWarmUps(exercises, Long.MAX_VALUE, Duration.ZERO, LONG);
+        AtomicLong scryptEnded = new AtomicLong();
+        Kdf timed = (passphrase, salt, params) -> {
+            // Lets the warm-up get going, so that stopping it is what this test sees.
+            long deadline = System.nanoTime() + LONG.toNanos();
+            while (endless.latest().unitsDone() < FILE_UNITS && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
+            scryptEnded.set(System.nanoTime());
+            return kek;
+        };
+        assertThatThrownBy(() -> operations(timed, endless).unlock(vault, "wrong".getBytes()))
+                .isInstanceOf(InvalidPassphraseException.class);
+        long afterScrypt = System.nanoTime() - scryptEnded.get();
+
+        assertThat(Duration.ofNanos(afterScrypt)).as("time from scrypt's end to the exception")
+                .isLessThan(CryptoWarmUp.STOP_WAIT.plusMillis(300));
+        assertThat(endless.latest().ended()).as("stopped before the unlock threw").isTrue();
+        assertThat(exercises.closed).hasValue(1);
+    }
+
+    @Test
+    void aWrongPassphraseBeforeTheStartDelayMeansTheWarmUpNeverRuns() throws Exception {
+        Path vault = vault(temp.resolve("vault"));
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps delayed = new CryptoWarmUps(exercises, Long.MAX_VALUE, LONG, LONG);
+        assertThatThrownBy(() -> operations(Kdf.SCRYPT, delayed).unlock(vault, "wrong".getBytes()))
+                .isInstanceOf(InvalidPassphraseException.class);
+        assertThat(delayed.latest().ended()).isTrue();
+        assertThat(exercises.made).as("no exercise was ever made").hasValue(0);
+        assertThat(delayed.latest().unitsDone()).isZero();
+    }
+
+    @Test
+    void onlyUnlockWarmsUpNotThePassphraseChange() throws Exception {
+        Path vault = vault(temp.resolve("vault"));
+        CountedExercises exercises = new CountedExercises();
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ZERO, LONG);
+        VaultOperations ops = operations(Kdf.SCRYPT, warmUps);
+        ops.recoveryKey(vault, "secret".getBytes());
+        assertThat(warmUps.latest().started()).isFalse();
+        ops.unlock(vault, "secret".getBytes()).close();
+        assertThat(warmUps.latest().started()).isTrue();
+        assertThat(warmUps.latest().awaitEnd(LONG)).isTrue();
+    }
+
+    /** An exercise whose every round throws. */
+    private static final class FailingExercise implements CryptoWarmUp.Exercise {
+        private final Throwable failure;
+
+        FailingExercise(Throwable failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public int run(BooleanSupplier stop) {
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            throw (RuntimeException) failure;
+        }
+
+        @Override
+        public void close() {
+            // nothing to release
+        }
+    }
+}
