@@ -1,5 +1,7 @@
 package dev.coffer.core.vault;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -9,9 +11,13 @@ import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
- * One JIT warm-up of the content crypto: a daemon thread that runs an {@link Exercise} until it has
- * done its budget of units, its time limit has passed, or {@link #stop()} is called, whichever comes
- * first. It ends quietly: a failure of the exercise only ends the thread early, and is never thrown,
+ * One JIT warm-up of the content crypto: a daemon thread that runs an {@link Exercise} round after
+ * round until it has done its budget of units, its time limit has passed, or {@link #stop()} is
+ * called, whichever comes first. It only uses a core that nothing else wants: after a round in
+ * which it got less than {@link #CONTENDED_SHARE} of a core (scrypt, the JIT's compiler threads or
+ * anything else on the machine were runnable too), it pauses for as long as that round took.
+ *
+ * <p>It ends quietly: a failure of the exercise only ends the thread early, and is never thrown,
  * logged or shown, since a warm-up is an optimisation and not worth an unlock.
  *
  * <p>Not responsible for deciding whether to warm up or how much ({@link CryptoWarmUps}), nor for the
@@ -25,6 +31,8 @@ final class CryptoWarmUp {
      * the JVM loads the crypto classes.
      */
     static final Duration STOP_WAIT = Duration.ofMillis(200);
+    /** A round that got less CPU time than this share of its wall time was competing for a core. */
+    static final double CONTENDED_SHARE = 0.8;
 
     /** The work a warm-up repeats, on the warm-up thread; closed there when the warm-up ends. */
     interface Exercise extends AutoCloseable {
@@ -51,14 +59,13 @@ final class CryptoWarmUp {
     }
 
     /**
-     * Starts a warm-up thread that waits {@code delay}, then makes its exercise from {@code exercise}
-     * (on that thread, so the caller pays only for starting a thread), runs it, and reports the units
-     * it did to {@code spent} when it ends. {@code timeLimit} counts from the start, delay included.
+     * Starts a warm-up thread that makes its exercise from {@code exercise} (on that thread, so the
+     * caller pays only for starting a thread), runs it, and reports the units it did to {@code spent}
+     * when it ends.
      */
-    static CryptoWarmUp start(Supplier<? extends Exercise> exercise, long unitBudget, Duration delay, Duration timeLimit,
-                              LongConsumer spent) {
+    static CryptoWarmUp start(Supplier<? extends Exercise> exercise, long unitBudget, Duration timeLimit, LongConsumer spent) {
         CryptoWarmUp[] self = new CryptoWarmUp[1];
-        Thread thread = new Thread(() -> self[0].run(exercise, unitBudget, delay, timeLimit, spent), THREAD_NAME);
+        Thread thread = new Thread(() -> self[0].run(exercise, unitBudget, timeLimit, spent), THREAD_NAME);
         thread.setDaemon(true);
         // Errors the run below does not catch (out of memory) end the thread without a trace either.
         thread.setUncaughtExceptionHandler((t, e) -> { });
@@ -67,23 +74,26 @@ final class CryptoWarmUp {
         return self[0];
     }
 
-    private void run(Supplier<? extends Exercise> exercise, long unitBudget, Duration delay, Duration timeLimit,
-                     LongConsumer spent) {
+    private void run(Supplier<? extends Exercise> exercise, long unitBudget, Duration timeLimit, LongConsumer spent) {
         long deadline = System.nanoTime() + timeLimit.toNanos();
         BooleanSupplier stop = () -> stopRequest.getCount() == 0 || System.nanoTime() - deadline > 0;
-        try {
-            if (stopRequest.await(delay.toNanos(), TimeUnit.NANOSECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            return;
-        }
         try (Exercise work = exercise.get()) {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             while (unitsDone.get() < unitBudget && !stop.getAsBoolean()) {
+                long wallStart = System.nanoTime();
+                long cpuStart = threads.getCurrentThreadCpuTime();
                 unitsDone.addAndGet(work.run(stop));
+                long wall = System.nanoTime() - wallStart;
+                long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
+                // cpuStart is -1 where thread CPU time is not measured: never treated as contended.
+                if (cpuStart >= 0 && cpu < CONTENDED_SHARE * wall && stopRequest.await(wall, TimeUnit.NANOSECONDS)) {
+                    return;
+                }
             }
         } catch (RuntimeException e) {
             // Ignored on purpose (see the class comment): the warm-up just ends.
+        } catch (InterruptedException e) {
+            // Nobody interrupts this thread but the JVM's end; end quietly with it.
         } finally {
             spent.accept(unitsDone.get());
         }

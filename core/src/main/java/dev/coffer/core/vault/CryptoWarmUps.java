@@ -19,35 +19,26 @@ import java.util.function.Function;
 final class CryptoWarmUps {
     /** Units encrypted plus units decrypted, per content mode and JVM: 64 MiB each way. */
     static final long UNIT_BUDGET = Long.getLong("coffer.warmup.units", 2 * 16_384);
-    /**
-     * The JVM has one C2 compiler thread on 2 cores: a warm-up that starts with scrypt queues its
-     * compilations ahead of scrypt's own, which then runs in slow code for longer (measured: an unlock
-     * twice as long). So it starts once scrypt's loops have been compiled.
-     */
-    static final Duration START_DELAY = Duration.ofMillis(Long.getLong("coffer.warmup.delay", 250));
     /** A slow or busy machine stops warming up after this, instead of holding a core for longer. */
     static final Duration TIME_LIMIT = Duration.ofSeconds(3);
 
     /** The warm-ups of this JVM, with the real exercise. */
     static final CryptoWarmUps PER_JVM = new CryptoWarmUps(
-            combo -> new CryptoExercise(combo == CipherCombo.SIV_XTSHMAC), UNIT_BUDGET, START_DELAY, TIME_LIMIT);
+            combo -> new CryptoExercise(combo == CipherCombo.SIV_XTSHMAC), UNIT_BUDGET, TIME_LIMIT);
     /** Never warms up: for operations that open a vault without serving it (passphrase change). */
     static final CryptoWarmUps NONE = new CryptoWarmUps(combo -> {
         throw new IllegalStateException("never started");
-    }, 0, Duration.ZERO, Duration.ZERO);
+    }, 0, Duration.ZERO);
 
     private final Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises;
     private final long unitBudget;
-    private final Duration startDelay;
     private final Duration timeLimit;
     private final Map<CipherCombo, Long> spent = new EnumMap<>(CipherCombo.class);
     private CryptoWarmUp running = CryptoWarmUp.notStarted();
 
-    CryptoWarmUps(Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises, long unitBudget, Duration startDelay,
-                  Duration timeLimit) {
+    CryptoWarmUps(Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises, long unitBudget, Duration timeLimit) {
         this.exercises = exercises;
         this.unitBudget = unitBudget;
-        this.startDelay = startDelay;
         this.timeLimit = timeLimit;
     }
 
@@ -60,7 +51,7 @@ final class CryptoWarmUps {
         if (left <= 0 || !running.ended()) {
             return CryptoWarmUp.notStarted();
         }
-        running = CryptoWarmUp.start(() -> exercises.apply(combo), left, startDelay, timeLimit, units -> spend(combo, units));
+        running = CryptoWarmUp.start(() -> exercises.apply(combo), left, timeLimit, units -> spend(combo, units));
         return running;
     }
 

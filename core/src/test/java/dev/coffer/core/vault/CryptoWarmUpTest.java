@@ -78,7 +78,7 @@ class CryptoWarmUpTest {
     @Test
     void aWarmUpDoesItsBudgetThenEndsItsThreadAndDestroysItsKey() {
         CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 3 * FILE_UNITS, Duration.ZERO, LONG);
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 3 * FILE_UNITS, LONG);
         CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTS);
         assertThat(warmUp.started()).isTrue();
         assertThat(warmUp.awaitEnd(LONG)).isTrue();
@@ -91,20 +91,20 @@ class CryptoWarmUpTest {
     @Test
     void theBudgetIsPerJvmAndContentModeAndOneWarmUpRunsAtATime() {
         CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ZERO, LONG);
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, LONG);
         assertThat(warmUps.start(CipherCombo.SIV_XTSHMAC).awaitEnd(LONG)).isTrue();
         assertThat(warmUps.start(CipherCombo.SIV_XTSHMAC).started()).as("budget spent").isFalse();
         CryptoWarmUp other = warmUps.start(CipherCombo.SIV_XTS);
         assertThat(other.started()).as("the other mode has its own budget").isTrue();
         other.awaitEnd(LONG);
 
-        CryptoWarmUps slow = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ofSeconds(30), LONG);
-        CryptoWarmUp first = slow.start(CipherCombo.SIV_XTSHMAC);
-        assertThat(slow.start(CipherCombo.SIV_XTS).started()).as("one at a time").isFalse();
+        CryptoWarmUps endless = new CryptoWarmUps(exercises, Long.MAX_VALUE, LONG);
+        CryptoWarmUp first = endless.start(CipherCombo.SIV_XTSHMAC);
+        assertThat(endless.start(CipherCombo.SIV_XTS).started()).as("one at a time").isFalse();
         first.stop();
         assertThat(first.ended()).isTrue();
-        assertThat(slow.start(CipherCombo.SIV_XTSHMAC).started()).as("a stopped warm-up leaves its budget").isTrue();
-        slow.latest().stop();
+        assertThat(endless.start(CipherCombo.SIV_XTSHMAC).started()).as("a stopped warm-up leaves budget").isTrue();
+        endless.latest().stop();
     }
 
     @Test
@@ -112,7 +112,7 @@ class CryptoWarmUpTest {
         AccessRecordingFileSystem fs = new AccessRecordingFileSystem();
         Path vault = vault(fs.wrap(temp.resolve("vault")));
         CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 8 * FILE_UNITS, Duration.ZERO, LONG);
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 8 * FILE_UNITS, LONG);
         AtomicReference<List<String>> callsDuringScrypt = new AtomicReference<>();
         Kdf waitsForTheWarmUp = (passphrase, salt, params) -> {
             List<String> before = fs.calls();
@@ -154,7 +154,7 @@ class CryptoWarmUpTest {
                 combo -> new FailingExercise(new IllegalStateException("fails while running")),
                 combo -> new FailingExercise(new OutOfMemoryError("simulated")));
         for (Function<CipherCombo, CryptoWarmUp.Exercise> failing : failures) {
-            CryptoWarmUps warmUps = new CryptoWarmUps(failing, Long.MAX_VALUE, Duration.ZERO, LONG);
+            CryptoWarmUps warmUps = new CryptoWarmUps(failing, Long.MAX_VALUE, LONG);
             try (UnlockedVault v = operations(Kdf.SCRYPT, warmUps).unlock(vault, "secret".getBytes())) {
                 assertThat(v.config().cipherCombo()).isEqualTo(CipherCombo.SIV_XTSHMAC);
             }
@@ -167,7 +167,7 @@ class CryptoWarmUpTest {
     void aWrongPassphraseThrowsPromptlyAndStopsTheWarmUpBeforeThrowing() throws Exception {
         Path vault = vault(temp.resolve("vault"));
         CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps endless = new CryptoWarmUps(exercises, Long.MAX_VALUE, Duration.ZERO, LONG);
+        CryptoWarmUps endless = new CryptoWarmUps(exercises, Long.MAX_VALUE, LONG);
         AtomicLong scryptEnded = new AtomicLong();
         Kdf timed = (passphrase, salt, params) -> {
             // Lets the warm-up get going, so that stopping it is what this test sees.
@@ -190,22 +190,39 @@ class CryptoWarmUpTest {
     }
 
     @Test
-    void aWrongPassphraseBeforeTheStartDelayMeansTheWarmUpNeverRuns() throws Exception {
-        Path vault = vault(temp.resolve("vault"));
-        CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps delayed = new CryptoWarmUps(exercises, Long.MAX_VALUE, LONG, LONG);
-        assertThatThrownBy(() -> operations(Kdf.SCRYPT, delayed).unlock(vault, "wrong".getBytes()))
-                .isInstanceOf(InvalidPassphraseException.class);
-        assertThat(delayed.latest().ended()).isTrue();
-        assertThat(exercises.made).as("no exercise was ever made").hasValue(0);
-        assertThat(delayed.latest().unitsDone()).isZero();
+    void aRoundThatGotLittleCpuIsFollowedByAPauseAsLong() {
+        // Sleeping rounds take wall time but no CPU, like rounds that wait for a busy core.
+        int rounds = 5;
+        long roundMillis = 40;
+        Function<CipherCombo, CryptoWarmUp.Exercise> sleeping = combo -> new CryptoWarmUp.Exercise() {
+            @Override
+            public int run(BooleanSupplier stop) {
+                try {
+                    Thread.sleep(roundMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 1;
+            }
+
+            @Override
+            public void close() {
+                // nothing to release
+            }
+        };
+        CryptoWarmUps warmUps = new CryptoWarmUps(sleeping, rounds, LONG);
+        long start = System.nanoTime();
+        CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTSHMAC);
+        assertThat(warmUp.awaitEnd(LONG)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(2 * rounds * roundMillis));
+        assertThat(warmUp.unitsDone()).isEqualTo(rounds);
     }
 
     @Test
     void onlyUnlockWarmsUpNotThePassphraseChange() throws Exception {
         Path vault = vault(temp.resolve("vault"));
         CountedExercises exercises = new CountedExercises();
-        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, Duration.ZERO, LONG);
+        CryptoWarmUps warmUps = new CryptoWarmUps(exercises, FILE_UNITS, LONG);
         VaultOperations ops = operations(Kdf.SCRYPT, warmUps);
         ops.recoveryKey(vault, "secret".getBytes());
         assertThat(warmUps.latest().started()).isFalse();
