@@ -26,11 +26,12 @@ import java.util.function.Supplier;
 final class CryptoWarmUp {
     static final String THREAD_NAME = "coffer-crypto-warm-up";
     /**
-     * How long {@link #stop()} waits for the thread to end. It checks for a stop between units, a few
-     * microseconds apart once compiled, so this bound only matters in the first milliseconds, while
-     * the JVM loads the crypto classes.
+     * How long {@link #stop()} waits for the thread to end, so that a failed unlock is not delayed by
+     * more. The thread checks for a stop between units, microseconds apart once compiled; a thread
+     * still making its exercise (the JVM loading the crypto classes: up to ~100 ms, more on a busy
+     * machine) outlives this wait, and ends as soon as the exercise is made, before any unit.
      */
-    static final Duration STOP_WAIT = Duration.ofMillis(200);
+    static final Duration STOP_WAIT = Duration.ofMillis(50);
     /** A round that got less CPU time than this share of its wall time was competing for a core. */
     static final double CONTENDED_SHARE = 0.8;
 

@@ -182,11 +182,15 @@ class CryptoWarmUpTest {
         assertThatThrownBy(() -> operations(timed, endless).unlock(vault, "wrong".getBytes()))
                 .isInstanceOf(InvalidPassphraseException.class);
         long afterScrypt = System.nanoTime() - scryptEnded.get();
+        long unitsAtThrow = endless.latest().unitsDone();
 
         assertThat(Duration.ofNanos(afterScrypt)).as("time from scrypt's end to the exception")
                 .isLessThan(CryptoWarmUp.STOP_WAIT.plusMillis(300));
-        assertThat(endless.latest().ended()).as("stopped before the unlock threw").isTrue();
-        assertThat(exercises.closed).hasValue(1);
+        CryptoWarmUp warmUp = endless.latest();
+        assertThat(warmUp.awaitEnd(LONG)).as("the warm-up ends").isTrue();
+        assertThat(warmUp.unitsDone()).as("at most the round under way when it was stopped")
+                .isLessThanOrEqualTo(unitsAtThrow + FILE_UNITS);
+        assertThat(exercises.closed).as("its throwaway key was destroyed").hasValue(1);
     }
 
     @Test
