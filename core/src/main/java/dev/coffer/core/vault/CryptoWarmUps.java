@@ -12,7 +12,8 @@ import java.util.function.Function;
  * undone. At most one warm-up runs at a time.
  *
  * <p>The budget was measured with {@code -XX:+PrintCompilation} (docs/performance.md, "JIT warm-up
- * at unlock"): C2 has compiled the XTS, HMAC and AES loops after about 12,000 units each way.
+ * at unlock"): C2 has compiled the per-unit encrypt and decrypt paths after about 15,000 units
+ * (encrypted plus decrypted); the budget is twice that.
  *
  * <p>Not responsible for running a warm-up ({@link CryptoWarmUp}) nor for its work ({@link CryptoExercise}).
  */

@@ -223,6 +223,27 @@ class CryptoWarmUpTest {
     }
 
     @Test
+    void theWarmUpRunsTheVaultsContentModeReadBeforeTheSignatureCanBeChecked() throws Exception {
+        Path vault = temp.resolve("xts");
+        VaultAccess.create(vault, "secret".toCharArray(), new VaultCreationOptions(CipherCombo.SIV_XTS, 1 << 14, 220)).close();
+        List<CipherCombo> warmed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountedExercises real = new CountedExercises();
+        CryptoWarmUps warmUps = new CryptoWarmUps(combo -> {
+            warmed.add(combo);
+            return real.apply(combo);
+        }, FILE_UNITS, LONG);
+        operations(Kdf.SCRYPT, warmUps).unlock(vault, "secret".getBytes()).close();
+        assertThat(warmUps.latest().awaitEnd(LONG)).isTrue();
+        assertThat(warmed).containsExactly(CipherCombo.SIV_XTS);
+
+        String token = java.nio.file.Files.readString(vault.resolve("vault.coffer")).trim();
+        String[] parts = token.split("\\.");
+        byte[] refusedClaims = (parts[0] + ".e30." + parts[2]).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(VaultConfigJwt.parse(refusedClaims).unverifiedCipherCombo())
+                .as("claims that would be refused: the default mode").isEqualTo(CipherCombo.SIV_XTSHMAC);
+    }
+
+    @Test
     void onlyUnlockWarmsUpNotThePassphraseChange() throws Exception {
         Path vault = vault(temp.resolve("vault"));
         CountedExercises exercises = new CountedExercises();
