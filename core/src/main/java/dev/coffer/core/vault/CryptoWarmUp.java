@@ -3,7 +3,6 @@ package dev.coffer.core.vault;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -13,9 +12,11 @@ import java.util.function.Supplier;
 /**
  * One JIT warm-up of the content crypto: a daemon thread that runs an {@link Exercise} round after
  * round until it has done its budget of units, its time limit has passed, or {@link #stop()} is
- * called, whichever comes first. It only uses a core that nothing else wants: after a round in
- * which it got less than {@link #CONTENDED_SHARE} of a core (scrypt, the JIT's compiler threads or
- * anything else on the machine were runnable too), it pauses for as long as that round took.
+ * called, whichever comes first. It holds back while the unlock runs: until {@link #unlocked()},
+ * it pauses {@link #PAUSE_WHILE_UNLOCKING} times as long as each round took, so that it and the
+ * compilations it causes leave room for scrypt and the JIT's other work. After that it only pauses
+ * after a round in which it got less than {@link #CONTENDED_SHARE} of a core (anything else on the
+ * machine wanted the CPU too), for as long as that round took.
  *
  * <p>It ends quietly: a failure of the exercise only ends the thread early, and is never thrown,
  * logged or shown, since a warm-up is an optimisation and not worth an unlock.
@@ -34,6 +35,8 @@ final class CryptoWarmUp {
     static final Duration STOP_WAIT = Duration.ofMillis(50);
     /** A round that got less CPU time than this share of its wall time was competing for a core. */
     static final double CONTENDED_SHARE = 0.8;
+    /** While the unlock runs, each round is followed by a pause this many times as long: a quarter of a core. */
+    static final int PAUSE_WHILE_UNLOCKING = 3;
 
     /** The work a warm-up repeats, on the warm-up thread; closed there when the warm-up ends. */
     interface Exercise extends AutoCloseable {
@@ -49,7 +52,10 @@ final class CryptoWarmUp {
 
     private final Thread thread;
     private final AtomicLong unitsDone = new AtomicLong();
-    private final CountDownLatch stopRequest = new CountDownLatch(1);
+    /** Guards the two flags' changes, on which a pause waits. */
+    private final Object signal = new Object();
+    private volatile boolean stopRequested;
+    private volatile boolean unlocked;
 
     private CryptoWarmUp(Thread thread) {
         this.thread = thread;
@@ -77,7 +83,7 @@ final class CryptoWarmUp {
 
     private void run(Supplier<? extends Exercise> exercise, long unitBudget, Duration timeLimit, LongConsumer spent) {
         long deadline = System.nanoTime() + timeLimit.toNanos();
-        BooleanSupplier stop = () -> stopRequest.getCount() == 0 || System.nanoTime() - deadline > 0;
+        BooleanSupplier stop = () -> stopRequested || System.nanoTime() - deadline > 0;
         try (Exercise work = exercise.get()) {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             while (unitsDone.get() < unitBudget && !stop.getAsBoolean()) {
@@ -87,8 +93,11 @@ final class CryptoWarmUp {
                 long wall = System.nanoTime() - wallStart;
                 long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
                 // cpuStart is -1 where thread CPU time is not measured: never treated as contended.
-                if (cpuStart >= 0 && cpu < CONTENDED_SHARE * wall && stopRequest.await(wall, TimeUnit.NANOSECONDS)) {
-                    return;
+                boolean contended = cpuStart >= 0 && cpu < CONTENDED_SHARE * wall;
+                if (!unlocked) {
+                    pause(PAUSE_WHILE_UNLOCKING * wall, true);
+                } else if (contended) {
+                    pause(wall, false);
                 }
             }
         } catch (RuntimeException e) {
@@ -100,12 +109,35 @@ final class CryptoWarmUp {
         }
     }
 
+    /** Waits {@code nanos}, or less if a stop is asked for or (if {@code untilUnlocked}) the unlock succeeds. */
+    private void pause(long nanos, boolean untilUnlocked) throws InterruptedException {
+        long end = System.nanoTime() + nanos;
+        synchronized (signal) {
+            long left = nanos;
+            while (left > 0 && !stopRequested && !(untilUnlocked && unlocked)) {
+                TimeUnit.NANOSECONDS.timedWait(signal, left);
+                left = end - System.nanoTime();
+            }
+        }
+    }
+
+    /** The unlock succeeded: the warm-up stops holding back for it and runs on to its end. */
+    void unlocked() {
+        synchronized (signal) {
+            unlocked = true;
+            signal.notifyAll();
+        }
+    }
+
     /**
      * Asks the warm-up to end and waits up to {@link #STOP_WAIT} for its thread to end. For an unlock
      * that failed: a warm-up never goes on after a wrong passphrase.
      */
     void stop() {
-        stopRequest.countDown();
+        synchronized (signal) {
+            stopRequested = true;
+            signal.notifyAll();
+        }
         awaitEnd(STOP_WAIT);
     }
 

@@ -39,8 +39,8 @@ final class VaultOpener {
 
     /**
      * Opens the vault while {@code warmUps} warms up the content crypto on another core (scrypt runs
-     * on this one). A warm-up outlives a successful opening (it ends by itself, bounded); a failed
-     * opening (wrong passphrase, refused file) stops it before throwing.
+     * on this one). A warm-up holds back until the opening succeeded, then runs on to its end
+     * (bounded); a failed opening (wrong passphrase, refused file) stops it before throwing.
      */
     Opened open(Path vaultDir, byte[] passphraseUtf8, CryptoWarmUps warmUps) throws IOException {
         RootFiles files = readRootFiles(vaultDir);
@@ -49,6 +49,7 @@ final class VaultOpener {
         try {
             Opened o = unwrapAndVerify(vaultDir, files, passphraseUtf8);
             opened = true;
+            warmUp.unlocked();
             return o;
         } finally {
             if (!opened) {

@@ -194,7 +194,35 @@ class CryptoWarmUpTest {
     }
 
     @Test
-    void aRoundThatGotLittleCpuIsFollowedByAPauseAsLong() {
+    void whileTheUnlockRunsEveryRoundIsFollowedByAPauseThreeTimesAsLong() {
+        int rounds = 4;
+        long roundNanos = Duration.ofMillis(25).toNanos();
+        Function<CipherCombo, CryptoWarmUp.Exercise> spinning = combo -> new CryptoWarmUp.Exercise() {
+            @Override
+            public int run(BooleanSupplier stop) {
+                long end = System.nanoTime() + roundNanos;
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                return 1;
+            }
+
+            @Override
+            public void close() {
+                // nothing to release
+            }
+        };
+        CryptoWarmUps warmUps = new CryptoWarmUps(spinning, rounds, LONG);
+        long start = System.nanoTime();
+        CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTSHMAC);
+        assertThat(warmUp.awaitEnd(LONG)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isGreaterThanOrEqualTo(Duration.ofNanos((1 + CryptoWarmUp.PAUSE_WHILE_UNLOCKING) * rounds * roundNanos));
+        assertThat(warmUp.unitsDone()).isEqualTo(rounds);
+    }
+
+    @Test
+    void afterTheUnlockARoundThatGotLittleCpuIsFollowedByAPauseAsLong() {
         // Sleeping rounds take wall time but no CPU, like rounds that wait for a busy core.
         int rounds = 5;
         long roundMillis = 40;
@@ -217,6 +245,7 @@ class CryptoWarmUpTest {
         CryptoWarmUps warmUps = new CryptoWarmUps(sleeping, rounds, LONG);
         long start = System.nanoTime();
         CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTSHMAC);
+        warmUp.unlocked();
         assertThat(warmUp.awaitEnd(LONG)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(2 * rounds * roundMillis));
         assertThat(warmUp.unitsDone()).isEqualTo(rounds);
