@@ -35,8 +35,10 @@ for pkg in zip fakeroot xdg-utils desktop-file-utils libgtk-3-0 libxtst6 libgl1 
 done
 # The keyring and theme tests run a private D-Bus session with GNOME Keyring's Secret Service
 # (secret-tool looks from outside) and dconf (gsettings flips the colour scheme); the tray test
-# embeds the icon in trayer (a freedesktop tray host) on Xvfb.
-for pkg in dbus gnome-keyring libsecret-tools dconf-service libglib2.0-bin gsettings-desktop-schemas trayer; do
+# embeds the icon in trayer (a freedesktop tray host) on Xvfb; serve --mount mounts with gio on such a
+# session (gvfs's WebDAV backend and its FUSE folder).
+for pkg in dbus gnome-keyring libsecret-tools dconf-service libglib2.0-bin gsettings-desktop-schemas trayer \
+    gvfs gvfs-backends gvfs-fuse; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

@@ -61,6 +61,7 @@ class ServeIT {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        pb.environment().remove("DBUS_SESSION_BUS_ADDRESS"); // no desktop session: --mount uses davfs2 (GioServeIT tests gio)
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
         started.add(p);

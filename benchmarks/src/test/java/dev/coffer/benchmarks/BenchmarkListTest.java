@@ -22,7 +22,8 @@ class BenchmarkListTest {
             "ListingBenchmark.listVault", "ListingBenchmark.listPlain",
             "NameBenchmark.encryptName", "NameBenchmark.decryptName",
             "NameBenchmark.storageFolderUncached", "NameBenchmark.storageFolderCached",
-            "UnlockBenchmark.unlock", "UnlockBenchmark.unlockAndOpen");
+            "UnlockBenchmark.unlock", "UnlockBenchmark.unlockAndOpen",
+            "SmallFilesBenchmark.openReadClose");
 
     @Test
     void everyBenchmarkIsListed() throws IOException {

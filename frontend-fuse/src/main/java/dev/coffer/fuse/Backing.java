@@ -33,6 +33,8 @@ final class Backing {
     private static final String HIDDEN_PREFIX = ".fuse_hidden";
 
     private final Path root;
+    /** True if the root is a file system's {@code /} (a vault's root): kernel paths then parse as they are. */
+    private final boolean rootIsFileSystemRoot;
     private final boolean posix;
     private final long uid;
     private final long gid;
@@ -45,6 +47,7 @@ final class Backing {
      */
     Backing(Path root, long uid, long gid) {
         this.root = root;
+        this.rootIsFileSystemRoot = root.getParent() == null && root.toString().equals("/");
         this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
         this.uid = uid;
         this.gid = gid;
@@ -87,7 +90,8 @@ final class Backing {
         if (name.startsWith(HIDDEN_PREFIX)) {
             return root.resolve(UNLINKED).resolve(name);
         }
-        return root.resolve(relative);
+        // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
+        return rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
     }
 
     /** True for the kernel's path of a file that libfuse keeps because it was unlinked while open. */

@@ -39,12 +39,12 @@ final class TreeOps {
         this.names = names;
     }
 
-    /** Lists a folder in one go (libfuse keeps the listing for the kernel's follow-up requests). */
+    /**
+     * Lists a folder in one go (libfuse keeps the listing for the kernel's follow-up requests). No
+     * stat first: opening the listing fails with NotDirectoryException for anything but a folder.
+     */
     void readdir(String path, Pointer buf, FuseFillDir filler) throws IOException {
         Path dir = backing.resolve(path);
-        if (!backing.attributes(dir).isDirectory()) {
-            throw new NotDirectoryException(path);
-        }
         filler.apply(buf, ByteBuffer.wrap(DOT), null, 0);
         filler.apply(buf, ByteBuffer.wrap(DOTDOT), null, 0);
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {

@@ -20,7 +20,13 @@ final class Commands {
 
     /** Runs {@code command}; returns its output, or throws with it if the command failed or hung. */
     static String run(List<String> command) throws IOException {
+        return run(command, java.util.Map.of());
+    }
+
+    /** Runs {@code command} with {@code environment} added to this process's environment; as {@link #run(List)}. */
+    static String run(List<String> command, java.util.Map<String, String> environment) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(devNull()));
+        pb.environment().putAll(environment);
         Process p = pb.start();
         try {
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

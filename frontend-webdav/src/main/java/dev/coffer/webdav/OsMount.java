@@ -3,16 +3,15 @@ package dev.coffer.webdav;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Mounts a running server with the operating system's own WebDAV client where Coffer can do so
- * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, in a desktop session
- * with a D-Bus session bus), else davfs2 when running as root ({@link Davfs2Mount}, at a new
- * folder in the temp folder). macOS and Windows: the command to type ({@link #instructions}).
- * {@link #close} unmounts before the server stops.
+ * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, {@link GioMount}) in
+ * a desktop session with a D-Bus session bus, else (or when gio fails there) davfs2 when running as
+ * root ({@link Davfs2Mount}, at a new folder in the temp folder). macOS and Windows: the command to
+ * type ({@link #instructions}). {@link #close} unmounts before the server stops.
  *
  * <p>Not responsible for serving, or for the limits of the clients (docs/webdav.md lists them).
  */
@@ -36,29 +35,48 @@ public final class OsMount implements AutoCloseable {
      * @throws IOException naming what is missing when no client can be used, or the client's error
      */
     public static OsMount mount(WebDavServer server) throws IOException {
-        Optional<Path> gio = Commands.find("/usr/bin/gio", "/bin/gio");
-        String session = System.getenv("DBUS_SESSION_BUS_ADDRESS");
+        Optional<Path> gio = GioMount.tool();
+        String session = sessionBus();
+        boolean davfs2 = Davfs2Mount.helper().isPresent() && "root".equals(System.getProperty("user.name"));
         if (gio.isPresent() && session != null && !session.isEmpty()) {
-            String uri = "dav://127.0.0.1:" + server.port() + "/" + server.secretSegment() + "/";
-            Commands.run(List.of(gio.get().toString(), "mount", uri));
-            return new OsMount(gvfsPath(server).map(Path::toString).orElse(uri),
-                    () -> Commands.run(List.of(gio.get().toString(), "mount", "-u", uri)));
-        }
-        if (Davfs2Mount.helper().isPresent() && "root".equals(System.getProperty("user.name"))) {
-            Path mnt = Files.createTempDirectory("coffer-webdav-");
             try {
-                Davfs2Mount m = Davfs2Mount.mount(server.url(), mnt);
-                return new OsMount(mnt.toString(), () -> {
-                    m.close();
-                    Files.deleteIfExists(mnt);
-                });
+                GioMount m = GioMount.mount(gio.get(), session, server);
+                return new OsMount(m.where(), m);
             } catch (IOException e) {
-                Files.deleteIfExists(mnt);
-                throw e;
+                if (!davfs2) {
+                    throw new IOException("gio mount failed (is gvfs-backends installed?): " + e.getMessage(), e);
+                }
+                // a session without gvfs's WebDAV backend: davfs2 can still mount it
             }
+        }
+        if (davfs2) {
+            return mountWithDavfs2(server);
         }
         throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
                 + "installed; or mount " + server.url() + " yourself");
+    }
+
+    /**
+     * The D-Bus session bus: the {@code DBUS_SESSION_BUS_ADDRESS} system property (as dbus-java, which
+     * the app's keyring uses, reads it first), else the environment variable; null if neither.
+     */
+    private static String sessionBus() {
+        String property = System.getProperty("DBUS_SESSION_BUS_ADDRESS");
+        return property != null && !property.isEmpty() ? property : System.getenv("DBUS_SESSION_BUS_ADDRESS");
+    }
+
+    private static OsMount mountWithDavfs2(WebDavServer server) throws IOException {
+        Path mnt = Files.createTempDirectory("coffer-webdav-");
+        try {
+            Davfs2Mount m = Davfs2Mount.mount(server.url(), mnt);
+            return new OsMount(mnt.toString(), () -> {
+                m.close();
+                Files.deleteIfExists(mnt);
+            });
+        } catch (IOException e) {
+            Files.deleteIfExists(mnt);
+            throw e;
+        }
     }
 
     /** Where the files appear: a folder, or the URI the file manager shows. */
@@ -83,17 +101,6 @@ public final class OsMount implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             throw new IOException("unmounting failed", e);
-        }
-    }
-
-    private static Optional<Path> gvfsPath(WebDavServer server) {
-        try {
-            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-            Path p = Path.of("/run/user/" + uid + "/gvfs/dav:host=127.0.0.1,port=" + server.port() + ",ssl=false,prefix=%2F"
-                    + server.secretSegment());
-            return Files.exists(p) ? Optional.of(p) : Optional.empty();
-        } catch (IOException | UnsupportedOperationException e) {
-            return Optional.empty();
         }
     }
 }

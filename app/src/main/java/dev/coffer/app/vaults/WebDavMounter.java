@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * file manager opens. The preferred port is the preferences'; a second vault served at the same
  * time gets a free port, while a port taken by another program is {@link Problem#PORT_IN_USE}.
  *
- * <p>Not responsible for the vault; WebDAV has no "busy" state, so unmounting always succeeds
- * (clients see the server go away).
+ * <p>Not responsible for the vault. WebDAV has no "busy" state, so unmounting always ends with the
+ * server stopped (clients see it go away); a gio mount is unmounted first, after programs still
+ * writing through it have closed their files (up to 30 s, then by force, which {@link #mount}'s
+ * drive reports as an error).
  */
 public final class WebDavMounter implements Mounter {
     private static final Logger LOG = LoggerFactory.getLogger(WebDavMounter.class);

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A private desktop session for the keyring and theme tests: a D-Bus session bus ({@code
+ * A private desktop session for the keyring, theme and gvfs tests: a D-Bus session bus ({@code
  * dbus-daemon}) with GNOME Keyring's Secret Service on it (unlocked with a throwaway password fed
  * on stdin) and dconf (activated by the bus when gsettings first writes), everything (bus socket,
  * keyrings, settings, caches) inside a temp folder. The JVM reaches the bus through the {@code
@@ -46,6 +46,23 @@ public final class DesktopSession implements AutoCloseable {
         try {
             s.startBus();
             s.startKeyring();
+        } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
+            s.close();
+            throw e;
+        }
+        System.setProperty(BUS_PROPERTY, s.address);
+        return s;
+    }
+
+    /**
+     * Starts only the bus under {@code root} (no keyring), for tests of programs the bus starts on
+     * demand (gvfs); {@link #close} also stops those.
+     */
+    public static DesktopSession startBusOnly(Path root) throws IOException, InterruptedException {
+        require("/usr/bin/dbus-daemon", "dbus-daemon (Debian package dbus)");
+        DesktopSession s = new DesktopSession(root);
+        try {
+            s.startBus();
         } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
             s.close();
             throw e;
@@ -135,16 +152,67 @@ public final class DesktopSession implements AutoCloseable {
         return pb;
     }
 
+    private void unmountGvfsFolder() {
+        Path gvfs = runtimeDir().resolve("gvfs");
+        try {
+            if (Files.readString(Path.of("/proc/mounts")).contains(" " + gvfs + " ")) {
+                Process p = new ProcessBuilder("fusermount", "-u", gvfs.toString()).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                    throw new AssertionError("fusermount -u " + gvfs + " failed: " + out);
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("unmounting " + gvfs + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGTERM to what {@code bus} started on demand (gvfsd and its helpers, dconf), waiting up to 5 s for them. */
+    private static void stopServicesStartedBy(Process bus) {
+        List<ProcessHandle> services = bus.descendants().toList();
+        services.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (ProcessHandle h : services) {
+            try {
+                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                h.destroyForcibly();
+            }
+        }
+    }
+
     private void await(String what, HelperProcesses.Check check) throws IOException, InterruptedException {
         HelperProcesses.await(what, processes, "; see " + root, check);
     }
 
-    /** Stops the keyring and the bus, and forgets the bus address. */
+    /** The session's folder for runtime files ({@code XDG_RUNTIME_DIR}: the bus socket, gvfs's FUSE folder). */
+    public Path runtimeDir() {
+        return root.resolve("run");
+    }
+
+    /**
+     * Unmounts gvfsd-fuse's folder if gvfs mounted one (a SIGTERM under load may leave it mounted),
+     * stops the keyring, the services the bus started and the bus, and forgets the bus address.
+     */
     @Override
     public void close() {
         System.clearProperty(BUS_PROPERTY);
+        try {
+            unmountGvfsFolder();
+        } finally {
+            stopProcesses();
+        }
+    }
+
+    private void stopProcesses() {
         for (int i = processes.size() - 1; i >= 0; i--) {
             Process p = processes.get(i);
+            stopServicesStartedBy(p);
             p.destroy();
             try {
                 if (!p.waitFor(5, TimeUnit.SECONDS)) {

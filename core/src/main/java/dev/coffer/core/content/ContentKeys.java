@@ -2,16 +2,26 @@ package dev.coffer.core.content;
 
 import dev.coffer.core.crypto.AuthenticationFailedException;
 import dev.coffer.core.crypto.Bytes;
-import java.security.SecureRandom;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import javax.security.auth.Destroyable;
 
 /**
  * What every open file of one vault needs to seal and open its content: the header sealer, the
- * content mode and the unit layout. Creates a {@link UnitCryptor} per file secret.
+ * content mode and the unit layout. Hands out a {@link UnitCryptor} per file secret from a small
+ * pool of idle ones (re-keyed, not rebuilt: building the JCE objects cost more than reading a
+ * 12 KiB file); {@link #release} takes them back, {@link #destroy} empties the pool on lock.
+ * Knows nothing of files on disk.
  */
-public final class ContentKeys {
+public final class ContentKeys implements Destroyable {
+    /** Idle cryptors kept: enough for every core's reader and a writer; each holds ~14 KiB. */
+    private static final int MAX_IDLE = 4 * Runtime.getRuntime().availableProcessors() + 4;
+
     private final FileHeaders headers;
     private final boolean authenticated;
     private final SectorLayout layout;
+    private final Deque<UnitCryptor> idle = new ConcurrentLinkedDeque<>();
+    private volatile boolean destroyed;
 
     public ContentKeys(FileHeaders headers, boolean authenticated) {
         this.headers = headers;
@@ -31,7 +41,7 @@ public final class ContentKeys {
     public Sealed newFile() {
         byte[] secret = headers.newSecret();
         try {
-            return new Sealed(headers.seal(secret), new UnitCryptor(secret, authenticated, UnitCryptor.newNonceSource()));
+            return new Sealed(headers.seal(secret), borrow(secret));
         } finally {
             Bytes.wipe(secret);
         }
@@ -41,9 +51,68 @@ public final class ContentKeys {
     public UnitCryptor open(byte[] header) throws AuthenticationFailedException {
         byte[] secret = headers.open(header);
         try {
-            return new UnitCryptor(secret, authenticated, UnitCryptor.newNonceSource());
+            return borrow(secret);
         } finally {
             Bytes.wipe(secret);
+        }
+    }
+
+    /** An idle cryptor re-keyed for {@code secret}, or a new one if none is idle. */
+    private UnitCryptor borrow(byte[] secret) {
+        if (destroyed) {
+            throw new IllegalStateException("content keys destroyed");
+        }
+        UnitCryptor cryptor = idle.pollFirst();
+        if (cryptor == null) {
+            return new UnitCryptor(secret, authenticated, UnitCryptor.newNonceSource());
+        }
+        cryptor.rekey(secret);
+        return cryptor;
+    }
+
+    /**
+     * Takes back a cryptor from {@link #open} or {@link #newFile} that its user is done with; the
+     * caller must not use it again. Kept for the next file while the pool has room, else destroyed.
+     */
+    public void release(UnitCryptor cryptor) {
+        if (cryptor.isDestroyed()) {
+            return;
+        }
+        if (destroyed || idle.size() >= MAX_IDLE) {
+            cryptor.destroy();
+            return;
+        }
+        cryptor.park();
+        idle.addFirst(cryptor);
+        if (destroyed) {
+            drain(); // destroy() ran meanwhile and may have missed this one
+        }
+    }
+
+    /**
+     * On lock: refuses new cryptors and destroys every idle one (keys zeroed, JCE objects re-keyed
+     * with zeros, then dropped). Cryptors still lent out are destroyed by their users (open files
+     * close first) or, if released later, on release.
+     */
+    @Override
+    public void destroy() {
+        destroyed = true;
+        drain();
+    }
+
+    @Override
+    public boolean isDestroyed() {
+        return destroyed;
+    }
+
+    /** Idle cryptors, for tests. */
+    int idleCount() {
+        return idle.size();
+    }
+
+    private void drain() {
+        for (UnitCryptor c; (c = idle.pollFirst()) != null; ) {
+            c.destroy();
         }
     }
 
@@ -70,7 +139,7 @@ public final class ContentKeys {
             }
             return out;
         } finally {
-            cryptor.destroy();
+            release(cryptor);
         }
     }
 
@@ -91,7 +160,7 @@ public final class ContentKeys {
             }
             return out;
         } finally {
-            sealed.cryptor().destroy();
+            release(sealed.cryptor());
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.coffer.core.content;
 
 import dev.coffer.core.crypto.AuthenticationFailedException;
-import dev.coffer.core.crypto.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -20,12 +19,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Over 400 lines because the write path is one algorithm (spec 5.2): find the units whose
  * extent, content or last flag change, read the old cleartext they still need, then write new units
  * first and re-tag the old last unit after, so a crash mid-append never loses fsynced data; and
- * because every entry point must first wait for a write running behind (below).
+ * because every entry point must first wait for a write running behind (below); and the read path
+ * keeps a file's sequential reader fed by its read-ahead.
  *
  * <p>Thread-safe: writes, truncates and close hold the file's write lock; reads share its read lock
  * and run in parallel (a mount's workers decrypt the kernel's read-ahead requests on every core).
  * A cryptor is not thread-safe, so a read uses the file's own cryptor when it is free, and
  * otherwise a second cryptor opened from the same header ({@link Decryptor}), kept for the next read.
+ *
+ * <p>Read-ahead: a read of at least {@link ReadAhead#MIN_UNITS} units that continues the last one
+ * has the next batch's ciphertext read by a reader thread while it decrypts its own ({@link ReadAhead});
+ * every change and close first waits for and drops it, so no read sees ciphertext from before a write.
  *
  * <p>Write-behind (SIV_XTSHMAC only): an append of at least {@link #WRITE_BEHIND_MIN_UNITS} new units
  * that needs no old unit read back returns once its units are encrypted; their ciphertext write ({@link PendingWrite})
@@ -58,6 +62,8 @@ public final class OpenFile implements java.io.Closeable {
     private final Lock lock = rwLock.writeLock();
     private final Lock readLock = rwLock.readLock();
     private final UnitBuffers buffers;
+    /** Read-ahead for the read that holds {@link #cryptor}: used under {@link #ownCryptorBusy} or the write lock. */
+    private final ReadAhead readAhead;
     /** Set by the one read that uses {@link #cryptor} and {@link #buffers}; writers hold the write lock instead. */
     private final AtomicBoolean ownCryptorBusy = new AtomicBoolean();
     /** Further decryptors for parallel reads, all opened from {@link #header}; emptied when it changes. */
@@ -71,8 +77,9 @@ public final class OpenFile implements java.io.Closeable {
     /** The ciphertext write still running behind, or null; set under the write lock, read by readers. */
     private volatile PendingWrite pending;
     /**
-     * SIV_XTSHMAC only (else null): the stored bytes of the file's last unit as this object last wrote
-     * them, so that an append re-tags it without reading it back; and the array it is swapped with.
+     * SIV_XTSHMAC only (else null; made on the first write): the stored bytes of the file's last unit
+     * as this object last wrote them, so that an append re-tags it without reading it back; and the
+     * array it is swapped with.
      */
     private byte[] lastUnit;
     private byte[] previousLastUnit;
@@ -93,10 +100,7 @@ public final class OpenFile implements java.io.Closeable {
         this.cleartextPath = cleartextPath;
         this.buffers = new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
         this.writeBehind = keys.authenticated();
-        if (layout.overhead() > 0) {
-            lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
-            previousLastUnit = new byte[lastUnit.length];
-        }
+        this.readAhead = new ReadAhead(ciphertext);
         if (truncate) {
             ciphertext.truncate(0);
         }
@@ -190,7 +194,7 @@ public final class OpenFile implements java.io.Closeable {
     private void readShared(long from, long to, byte[] out, int outOff) throws IOException {
         if (ownCryptorBusy.compareAndSet(false, true)) {
             try {
-                readPlain(cryptor, buffers, from, to, out, outOff);
+                readPlain(cryptor, buffers, readAhead, from, to, out, outOff);
             } finally {
                 ownCryptorBusy.set(false);
             }
@@ -198,7 +202,7 @@ public final class OpenFile implements java.io.Closeable {
         }
         Decryptor spare = takeSpare();
         try {
-            readPlain(spare.cryptor(), spare.buffers(), from, to, out, outOff);
+            readPlain(spare.cryptor(), spare.buffers(), null, from, to, out, outOff);
         } finally {
             // The header cannot change while this read holds the read lock, so the spare stays valid.
             returnSpare(spare);
@@ -309,6 +313,7 @@ public final class OpenFile implements java.io.Closeable {
                 return;
             }
             closed = true;
+            readAhead.cancel(); // before the channel closes under a read-ahead in flight
             IOException failure = null;
             try {
                 drain();
@@ -316,8 +321,7 @@ public final class OpenFile implements java.io.Closeable {
                 failure = e;
             }
             destroyCryptor();
-            buffers.wipe();
-            Bytes.wipe(lastUnit, previousLastUnit);
+            buffers.wipe(); // the last-unit copies hold ciphertext only: nothing to wipe
             try {
                 ciphertext.close();
             } catch (IOException e) {
@@ -343,6 +347,8 @@ public final class OpenFile implements java.io.Closeable {
     // ---- the write algorithm ----
 
     private void modify(long newSize, Overlay data) throws IOException {
+        // A read-ahead in flight would hand ciphertext from before this change to the next read.
+        readAhead.cancel();
         long oldSize = size;
         boolean rekey = oldSize == 0
                 || (!keys.authenticated() && (oldSize < SectorLayout.MIN_XTS || newSize < SectorLayout.MIN_XTS));
@@ -502,7 +508,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             long end = Math.min(start + len, oldSize);
             byte[] old = new byte[(int) (end - start)];
-            readPlain(cryptor, buffers, start, end, old, 0);
+            readPlain(cryptor, buffers, null, start, end, old, 0);
             result.add(new OldUnit(j, old));
             j++;
         }
@@ -564,7 +570,7 @@ public final class OpenFile implements java.io.Closeable {
         if (spareDecryptors.size() < MAX_SPARES) {
             spareDecryptors.addFirst(spare);
         } else {
-            spare.cryptor().destroy();
+            keys.release(spare.cryptor());
             spare.buffers().wipe();
         }
     }
@@ -604,7 +610,12 @@ public final class OpenFile implements java.io.Closeable {
 
     /** Keeps a copy of the file's new last unit (SIV_XTSHMAC), for re-tagging it on the next append. */
     private void recordIfLast(long j, long last, byte[] stored, int storedOff, int len) {
-        if (j == last && lastUnit != null) {
+        if (j == last && layout.overhead() > 0) {
+            if (lastUnit == null) {
+                // Made on the first write only: a file that is just read never needs them.
+                lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
+                previousLastUnit = new byte[lastUnit.length];
+            }
             lastUnitLength = len + layout.overhead();
             System.arraycopy(stored, storedOff, lastUnit, 0, lastUnitLength);
             recordedLastUnit = j;
@@ -632,44 +643,67 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Decrypts cleartext {@code [from, to)} (inside the current size) into {@code out} with {@code cryptor}
-     * and its scratch {@code buffers}, which no other thread uses meanwhile.
+     * and its scratch {@code buffers}, which no other thread uses meanwhile. With {@code ahead}
+     * (the file's own cryptor only), a batch's ciphertext comes from the read-ahead when it holds it,
+     * and a read that continues the last one starts reading the next batch's ciphertext ahead before
+     * decrypting its own last batch.
      */
-    private void readPlain(UnitCryptor cryptor, UnitBuffers buffers, long from, long to, byte[] out, int outOff)
-            throws IOException {
+    private void readPlain(UnitCryptor cryptor, UnitBuffers buffers, ReadAhead ahead, long from, long to,
+            byte[] out, int outOff) throws IOException {
         long first = layout.unitOf(from, size);
         long last = layout.unitOf(to - 1, size);
         long fileLast = layout.unitCount(size) - 1;
+        boolean readingAhead = ahead != null && ahead.sequential(from) && last - first + 1 >= ReadAhead.MIN_UNITS;
         for (long batchStart = first; batchStart <= last; batchStart += BATCH) {
             long batchEnd = Math.min(last, batchStart + BATCH - 1);
             long ctStart = layout.storedUnitOffset(batchStart);
             int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
-            byte[] stored = buffers.stored();
-            readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
-            byte[] plain = buffers.plain();
-            int storedOff = 0;
-            for (long j = batchStart; j <= batchEnd; j++) {
-                int len = layout.unitLength(j, size);
-                long unitStart = SectorLayout.unitStart(j);
-                // A unit the read covers entirely is decrypted straight into the caller's array.
-                boolean direct = from <= unitStart && unitStart + len <= to;
-                byte[] target = direct ? out : plain;
-                int targetOff = direct ? outOff + (int) (unitStart - from) : 0;
-                try {
-                    cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), target, targetOff);
-                } catch (AuthenticationFailedException e) {
-                    throw new DamagedFileException(cleartextPath,
-                            "unit " + j + " failed authentication (bytes " + SectorLayout.unitStart(j) + ".."
-                                    + (SectorLayout.unitStart(j) + len - 1) + ")");
-                }
-                storedOff += len + layout.overhead();
-                if (direct) {
-                    continue;
-                }
-                long copyFrom = Math.max(from, unitStart);
-                long copyTo = Math.min(to, unitStart + len);
-                System.arraycopy(plain, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from),
-                        (int) (copyTo - copyFrom));
+            byte[] stored = ahead == null ? null : ahead.take(ctStart, ctLen);
+            if (stored == null) {
+                stored = buffers.stored(ctLen);
+                readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
             }
+            if (readingAhead && batchEnd == last && to < size) {
+                // The next read most likely starts at `to` and is as long as this one.
+                long nextFirst = layout.unitOf(to, size);
+                long nextLast = Math.min(fileLast, nextFirst + Math.min(BATCH, last - first + 1) - 1);
+                long nextStart = layout.storedUnitOffset(nextFirst);
+                ahead.start(nextStart, (int) (layout.storedUnitOffset(nextLast)
+                        + layout.storedUnitLength(nextLast, size) - nextStart));
+            }
+            decryptBatch(cryptor, buffers, stored, batchStart, batchEnd, fileLast, from, to, out, outOff);
+        }
+        if (ahead != null) {
+            ahead.readUpTo(to);
+        }
+    }
+
+    /** Decrypts the stored units {@code [batchStart, batchEnd]} held from offset 0 of {@code stored}; copies what {@code [from, to)} wants. */
+    private void decryptBatch(UnitCryptor cryptor, UnitBuffers buffers, byte[] stored, long batchStart, long batchEnd,
+            long fileLast, long from, long to, byte[] out, int outOff) throws DamagedFileException {
+        int storedOff = 0;
+        for (long j = batchStart; j <= batchEnd; j++) {
+            int len = layout.unitLength(j, size);
+            long unitStart = SectorLayout.unitStart(j);
+            // A unit the read covers entirely is decrypted straight into the caller's array.
+            boolean direct = from <= unitStart && unitStart + len <= to;
+            byte[] target = direct ? out : buffers.plain();
+            int targetOff = direct ? outOff + (int) (unitStart - from) : 0;
+            try {
+                cryptor.decrypt(j, j == fileLast, stored, storedOff, len + layout.overhead(), target, targetOff);
+            } catch (AuthenticationFailedException e) {
+                throw new DamagedFileException(cleartextPath,
+                        "unit " + j + " failed authentication (bytes " + SectorLayout.unitStart(j) + ".."
+                                + (SectorLayout.unitStart(j) + len - 1) + ")");
+            }
+            storedOff += len + layout.overhead();
+            if (direct) {
+                continue;
+            }
+            long copyFrom = Math.max(from, unitStart);
+            long copyTo = Math.min(to, unitStart + len);
+            System.arraycopy(target, (int) (copyFrom - unitStart), out, outOff + (int) (copyFrom - from),
+                    (int) (copyTo - copyFrom));
         }
     }
 
@@ -691,15 +725,15 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Destroys the file's cryptor and every spare; under the write lock, so no read is using one. */
+    /** Returns the file's cryptor and every spare to the vault's pool; under the write lock, so no read is using one. */
     private void destroyCryptor() {
         if (cryptor != null) {
-            cryptor.destroy();
+            keys.release(cryptor);
             cryptor = null;
         }
         header = null;
         for (Decryptor spare; (spare = spareDecryptors.pollFirst()) != null; ) {
-            spare.cryptor().destroy();
+            keys.release(spare.cryptor());
             spare.buffers().wipe();
         }
     }

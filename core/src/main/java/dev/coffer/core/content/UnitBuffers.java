@@ -4,30 +4,48 @@ import dev.coffer.core.crypto.Bytes;
 
 /**
  * Scratch buffers of one open file, reused under its lock so that streaming I/O does not allocate.
- * The batch buffer has a twin ({@link #swapStored}) for writes that run behind: one is being
- * written while the next batch is encrypted into the other. Knows nothing of who uses which.
+ * Made on first use and only as large as needed: a small file that is only read gets a batch buffer
+ * the size of its ciphertext, not 132 KiB. The batch buffer has a twin ({@link #swapStored}) for
+ * writes that run behind: one is being written while the next batch is encrypted into the other.
+ * Knows nothing of who uses which.
+ *
+ * <p>Only {@link #plain} ever holds cleartext, so only it is wiped; the batch buffers hold
+ * ciphertext (stored units read or about to be written), which is on disk anyway.
  */
 final class UnitBuffers {
-    private final byte[] plain;
     private final int retagOffset;
+    private final int fullLength;
+    private byte[] plain;
     private byte[] stored;
     /** The other batch buffer, made on the first {@link #swapStored}; null for files never written behind. */
     private byte[] twin;
 
     UnitBuffers(int batch, int maxStoredUnit) {
-        plain = new byte[SectorLayout.SECTOR + SectorLayout.MIN_XTS];
         retagOffset = batch * maxStoredUnit;
         // A batch of stored units, then room for one more: the old last unit re-tagged after them.
-        stored = new byte[retagOffset + maxStoredUnit];
+        fullLength = retagOffset + maxStoredUnit;
     }
 
     /** Room for one unit's cleartext (up to S + 15 bytes). */
     byte[] plain() {
+        if (plain == null) {
+            plain = new byte[SectorLayout.SECTOR + SectorLayout.MIN_XTS];
+        }
         return plain;
     }
 
-    /** Room for a batch of stored units, and one unit at {@link #retagOffset}. */
+    /** Room for a batch of stored units, and one unit at {@link #retagOffset}: what writes need. */
     byte[] stored() {
+        return stored(fullLength);
+    }
+
+    /** A batch buffer of at least {@code length} bytes (at most a batch and a unit): what a read of them needs. */
+    byte[] stored(int length) {
+        if (stored == null || stored.length < length) {
+            // Doubling, so a file read in growing pieces allocates a few times at most.
+            int grown = stored == null ? length : Math.max(length, 2 * stored.length);
+            stored = new byte[Math.min(fullLength, grown)];
+        }
         return stored;
     }
 
@@ -38,12 +56,13 @@ final class UnitBuffers {
 
     /** Makes the twin the batch buffer: the current one stays with a write running behind. */
     void swapStored() {
-        byte[] other = twin == null ? new byte[stored.length] : twin;
+        byte[] other = twin == null ? new byte[fullLength] : twin;
         twin = stored;
         stored = other;
     }
 
+    /** Zeroes the one buffer that held cleartext. */
     void wipe() {
-        Bytes.wipe(plain, stored, twin);
+        Bytes.wipe(plain);
     }
 }

@@ -20,7 +20,9 @@ import javax.security.auth.Destroyable;
  * Units under 16 bytes use the tiny keystream. Knows nothing of where units live in a file.
  *
  * <p>Not thread-safe: used by one thread at a time (an open file has one for writes and reads, and
- * spares for reads that run in parallel).
+ * spares for reads that run in parallel). Reusable: {@link ContentKeys} keeps a pool of them and
+ * {@link #rekey re-keys} one for each file opened, because building the JCE objects anew for every
+ * file cost more than reading a small file.
  */
 public final class UnitCryptor implements Destroyable {
     public static final int NONCE = 16;
@@ -31,9 +33,11 @@ public final class UnitCryptor implements Destroyable {
 
     private final boolean authenticated;
     private final AesXts xts;
-    private final DestroyableKey sectorKey;
-    // Not final: destroy() drops it, because it holds the HMAC key's pads, which cannot be wiped.
+    private DestroyableKey sectorKey;
+    // Not final: destroy() re-keys it with zeros and drops it: it holds the HMAC key's pads.
     private Mac hmac;
+    /** Set while the cryptor waits in a pool between files: it refuses use until {@link #rekey}. */
+    private boolean idle;
     private final SecureRandom random;
     private final byte[] tweak = new byte[16];
     private final byte[] keystream = new byte[16];
@@ -49,17 +53,61 @@ public final class UnitCryptor implements Destroyable {
     public UnitCryptor(byte[] fileSecret, boolean authenticated, SecureRandom random) {
         this.authenticated = authenticated;
         this.random = random;
-        byte[] xtsKey = Hkdf.sha256(fileSecret, XTS_INFO, 64);
-        byte[] macKey = Hkdf.sha256(fileSecret, SECTOR_INFO, 32);
+        byte[] xtsKey = new byte[AesXts.KEY_LENGTH];
         try {
-            xts = new AesXts(xtsKey);
-            sectorKey = new DestroyableKey(macKey, 0, 32, "HmacSHA256");
             hmac = Mac.getInstance("HmacSHA256");
-            hmac.init(sectorKey);
+            Hkdf.sha256(hmac, fileSecret, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
+            xts = new AesXts(xtsKey);
+            keySectorMac(fileSecret);
         } catch (GeneralSecurityException e) {
             throw new CryptoException("HmacSHA256 unavailable", e);
         } finally {
-            Bytes.wipe(xtsKey, macKey);
+            Bytes.wipe(xtsKey);
+        }
+    }
+
+    /**
+     * Makes this cryptor the one of another file (its secret {@code fileSecret}), keeping the JCE
+     * objects and scratch buffers: what {@link ContentKeys} does with a pooled cryptor. The previous
+     * file's key copies are zeroed; the ciphers' key schedules are overwritten by the new keys.
+     */
+    void rekey(byte[] fileSecret) {
+        if (destroyed) {
+            throw new IllegalStateException("file keys destroyed");
+        }
+        byte[] xtsKey = new byte[AesXts.KEY_LENGTH];
+        try {
+            Hkdf.sha256(hmac, fileSecret, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
+            xts.rekey(xtsKey);
+            sectorKey.destroy();
+            keySectorMac(fileSecret);
+        } finally {
+            Bytes.wipe(xtsKey);
+        }
+        idle = false;
+    }
+
+    /**
+     * Parks this cryptor between files: it refuses use until {@link #rekey}, and the scratch that held
+     * a keystream or tags is zeroed. The ciphers keep the last file's key schedule until the next
+     * rekey or {@link #destroy} (the JCE only overwrites one by keying again).
+     */
+    void park() {
+        idle = true;
+        Bytes.wipe(keystream, tweak, tagInput, mac, expectedTag);
+    }
+
+    /** Derives the sector (HMAC) key from the file secret and keys {@link #hmac} with it. */
+    private void keySectorMac(byte[] fileSecret) {
+        byte[] macKey = new byte[32];
+        try {
+            Hkdf.sha256(hmac, fileSecret, SECTOR_INFO, macKey, 0, 32);
+            sectorKey = new DestroyableKey(macKey, 0, 32, "HmacSHA256");
+            hmac.init(sectorKey);
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("HmacSHA256 key rejected", e);
+        } finally {
+            Bytes.wipe(macKey);
         }
     }
 
@@ -218,16 +266,29 @@ public final class UnitCryptor implements Destroyable {
     }
 
     private void checkAlive() {
-        if (destroyed) {
-            throw new IllegalStateException("file keys destroyed");
+        if (destroyed || idle) {
+            throw new IllegalStateException(destroyed ? "file keys destroyed" : "cryptor returned to its pool");
         }
     }
 
+    /**
+     * Zeroes the key copies, re-keys the XTS ciphers and the HMAC with all-zero keys (overwriting
+     * their schedules and pads as far as the JCE allows) and drops them.
+     */
     @Override
     public void destroy() {
+        if (destroyed) {
+            return;
+        }
         destroyed = true;
         xts.destroy();
         sectorKey.destroy();
+        DestroyableKey zero = new DestroyableKey(new byte[32], 0, 32, "HmacSHA256");
+        try {
+            hmac.init(zero);
+        } catch (GeneralSecurityException e) {
+            // Cannot happen for HmacSHA256; the Mac is dropped either way.
+        }
         hmac = null;
         Bytes.wipe(keystream, nonces, tweak, tagInput, mac, expectedTag);
     }

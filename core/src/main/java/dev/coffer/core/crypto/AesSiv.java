@@ -149,13 +149,25 @@ public final class AesSiv implements Destroyable {
         }
     }
 
+    /**
+     * Zeroes the key copies, re-keys CMAC's and CTR's ciphers with an all-zero key (overwriting their
+     * expanded schedules as far as the JCE allows), then drops them.
+     */
     @Override
     public synchronized void destroy() {
+        if (destroyed) {
+            return;
+        }
         destroyed = true;
+        int half = macKey.getEncodedLength();
         macKey.destroy();
         ctrKey.destroy();
-        if (cmac != null) {
-            cmac.reset();
+        byte[] zero = new byte[half];
+        cmac.init(new KeyParameter(zero)); // JdkAesBlockCipher wipes the copy it is given
+        try {
+            ctr.init(Cipher.ENCRYPT_MODE, new DestroyableKey(zero, 0, half, "AES"), new IvParameterSpec(new byte[16]));
+        } catch (GeneralSecurityException e) {
+            // Cannot happen with a valid AES key length; the cipher is dropped either way.
         }
         cmac = null;
         ctr = null;

@@ -24,13 +24,20 @@ public final class AesXts implements Destroyable {
     public static final int BLOCK = 16;
     private static final int INITIAL_SCRATCH = 4096 + 32;
 
-    private final DestroyableKey dataKey;
-    private final DestroyableKey tweakKey;
-    // Not final: destroy() drops them, because each holds its own copy of the expanded AES key
-    // schedule, which the JCE offers no way to wipe.
+    private DestroyableKey dataKey;
+    private DestroyableKey tweakKey;
+    // Not final: destroy() re-keys them with zeros and drops them. Each holds its own copy of the
+    // expanded AES key schedule, which the JCE offers no other way to overwrite.
     private Cipher dataEncrypt;
     private Cipher dataDecrypt;
     private Cipher tweakEncrypt;
+    /**
+     * Whether each data cipher holds the current key: they are keyed on first use, because a file
+     * that is only read never needs the encrypting one, and each key expansion costs as much as
+     * decrypting a small unit.
+     */
+    private boolean dataEncryptKeyed;
+    private boolean dataDecryptKeyed;
     private final byte[] tweakBlock = new byte[BLOCK];
     /** Ciphertext stealing: the last 16 + tail input bytes, then the padded partial block. */
     private final byte[] stealIn = new byte[2 * BLOCK];
@@ -49,18 +56,63 @@ public final class AesXts implements Destroyable {
             throw new IllegalArgumentException(
                     "XTS-AES needs a 64-byte (or, for XTS-AES-128, 32-byte) key, got " + key.length);
         }
+        try {
+            dataEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
+            dataDecrypt = Cipher.getInstance("AES/ECB/NoPadding");
+            tweakEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("AES/ECB unavailable", e);
+        }
+        initKeys(key);
+    }
+
+    /**
+     * Replaces the key with {@code key} (same length rules as the constructor; copied), keeping the
+     * cipher objects: looking them up costs more than expanding a key, and a vault opens many files.
+     * The previous key's copies are zeroed; its schedule inside the ciphers is overwritten by the new one.
+     */
+    public void rekey(byte[] key) {
+        if (destroyed) {
+            throw new IllegalStateException("XTS key destroyed");
+        }
+        if (key.length != dataKey.getEncodedLength() * 2) {
+            throw new IllegalArgumentException("rekey needs a key of the same length, got " + key.length);
+        }
+        dataKey.destroy();
+        tweakKey.destroy();
+        initKeys(key);
+    }
+
+    private void initKeys(byte[] key) {
         int half = key.length / 2;
         dataKey = new DestroyableKey(key, 0, half, "AES");
         tweakKey = new DestroyableKey(key, half, half, "AES");
         try {
-            dataEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
-            dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
-            dataDecrypt = Cipher.getInstance("AES/ECB/NoPadding");
-            dataDecrypt.init(Cipher.DECRYPT_MODE, dataKey);
-            tweakEncrypt = Cipher.getInstance("AES/ECB/NoPadding");
             tweakEncrypt.init(Cipher.ENCRYPT_MODE, tweakKey);
         } catch (GeneralSecurityException e) {
-            throw new CryptoException("AES/ECB unavailable", e);
+            throw new CryptoException("AES key rejected", e);
+        }
+        dataEncryptKeyed = false;
+        dataDecryptKeyed = false;
+    }
+
+    /** The data cipher for one direction, keyed with the current data key if it is not yet. */
+    private Cipher dataCipher(boolean encrypt) {
+        try {
+            if (encrypt) {
+                if (!dataEncryptKeyed) {
+                    dataEncrypt.init(Cipher.ENCRYPT_MODE, dataKey);
+                    dataEncryptKeyed = true;
+                }
+                return dataEncrypt;
+            }
+            if (!dataDecryptKeyed) {
+                dataDecrypt.init(Cipher.DECRYPT_MODE, dataKey);
+                dataDecryptKeyed = true;
+            }
+            return dataDecrypt;
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("AES key rejected", e);
         }
     }
 
@@ -80,7 +132,7 @@ public final class AesXts implements Destroyable {
     public void tinyKeystream(byte[] tweak, int tweakOff, byte[] out, int outOff) {
         checkAlive();
         encryptTweak(tweak, tweakOff);
-        ecb(dataEncrypt, tweakBlock, 0, out, outOff, BLOCK);
+        ecb(dataCipher(true), tweakBlock, 0, out, outOff, BLOCK);
     }
 
     private void crypt(boolean encrypt, byte[] tweak, int tweakOff, byte[] in, int inOff, byte[] out, int outOff, int len) {
@@ -94,7 +146,7 @@ public final class AesXts implements Destroyable {
         encryptTweak(tweak, tweakOff);
         // One mask per full block, plus one more for ciphertext stealing.
         fillMasks(fullBlocks + (tail == 0 ? 0 : 1));
-        Cipher cipher = encrypt ? dataEncrypt : dataDecrypt;
+        Cipher cipher = dataCipher(encrypt);
         // Blocks processed the plain way: all full blocks, except the last full one when stealing.
         int plainBlocks = tail == 0 ? fullBlocks : fullBlocks - 1;
         int plainBytes = plainBlocks * BLOCK;
@@ -197,11 +249,27 @@ public final class AesXts implements Destroyable {
         }
     }
 
+    /**
+     * Zeroes the key copies, re-initialises each cipher with an all-zero key (so the JCE's expanded
+     * schedule of the real key is overwritten, as far as the JCE allows), then drops the ciphers.
+     */
     @Override
     public void destroy() {
+        if (destroyed) {
+            return;
+        }
         destroyed = true;
+        int half = dataKey.getEncodedLength();
         dataKey.destroy();
         tweakKey.destroy();
+        DestroyableKey zero = new DestroyableKey(new byte[half], 0, half, "AES");
+        try {
+            dataEncrypt.init(Cipher.ENCRYPT_MODE, zero);
+            dataDecrypt.init(Cipher.DECRYPT_MODE, zero);
+            tweakEncrypt.init(Cipher.ENCRYPT_MODE, zero);
+        } catch (GeneralSecurityException e) {
+            // Cannot happen with a valid AES key length; the ciphers are dropped either way.
+        }
         dataEncrypt = null;
         dataDecrypt = null;
         tweakEncrypt = null;

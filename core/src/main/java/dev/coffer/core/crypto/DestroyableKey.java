@@ -42,6 +42,11 @@ public final class DestroyableKey implements SecretKey {
         return key.clone();
     }
 
+    /** The key's length in bytes (also after destruction). */
+    public int getEncodedLength() {
+        return key.length;
+    }
+
     @Override
     public void destroy() {
         Arrays.fill(key, (byte) 0);

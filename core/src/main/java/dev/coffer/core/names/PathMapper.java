@@ -1,6 +1,7 @@
 package dev.coffer.core.names;
 
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -17,14 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safe.
  */
 public final class PathMapper {
-    private static final int DIR_CACHE_LIMIT = 20_000;
-
     private final Path dataDir;
     private final NameCipher names;
     private final LongNames longNames;
-    private final Map<String, CiphertextDirectory> dirCache = new ConcurrentHashMap<>();
-    /** Bumped by every invalidation: a resolution that saw an older value must not fill the cache. */
-    private long cacheGeneration;
+    private final CiphertextDirectory root;
+    private final FolderCache folders;
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
 
@@ -32,6 +30,8 @@ public final class PathMapper {
         this.dataDir = dataDir;
         this.names = names;
         this.longNames = longNames;
+        this.root = new CiphertextDirectory("", storageOf(""), Set.of());
+        this.folders = new FolderCache(root);
     }
 
     public NameCipher names() {
@@ -39,7 +39,7 @@ public final class PathMapper {
     }
 
     public CiphertextDirectory root() {
-        return new CiphertextDirectory("", storageOf(""), Set.of());
+        return root;
     }
 
     public Path storageOf(String dirId) {
@@ -59,7 +59,7 @@ public final class PathMapper {
      * says readers skip it; its slot stays occupied, so creating that name still fails.
      */
     public Entry lookup(Slot slot, String cleartextPath) throws IOException {
-        Found found = lookup(slot, cleartextPath, BasicFileAttributes.class);
+        Found found = lookup(slot, BasicFileAttributes.class);
         return found == null ? null : found.entry();
     }
 
@@ -67,7 +67,7 @@ public final class PathMapper {
      * Like {@link #lookup(Slot, String)}, and hands on the attributes (of {@code attributeType}) it
      * read of the entry's on-disk item to find its type: a stat after a lookup needs no second read.
      */
-    public Found lookup(Slot slot, String cleartextPath, Class<? extends BasicFileAttributes> attributeType) throws IOException {
+    public Found lookup(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
@@ -95,7 +95,8 @@ public final class PathMapper {
             if (t == EntryType.FILE && !shortened) {
                 continue;
             }
-            if (Files.isRegularFile(entryPath.resolve(t.payloadName()), LinkOption.NOFOLLOW_LINKS)) {
+            // Once a payload is found, the others are expected absent: probe them the cheap way.
+            if (isRegularFile(entryPath.resolve(t.payloadName()), found != null)) {
                 if (found != null) {
                     return null;
                 }
@@ -106,35 +107,45 @@ public final class PathMapper {
     }
 
     /**
+     * True if {@code p} itself (not a link's target) is a regular file. When it is {@code
+     * probablyAbsent} and on the default file system, java.io asks first: its stat reports a missing
+     * file without an exception, where NIO's throws one and fills its stack trace (on JDK 17 the
+     * largest single cost of a folder's lookup, whose {@code symlink.c9r} is always missing). Its stat
+     * follows links, so it can only say no; a yes is checked without following.
+     */
+    static boolean isRegularFile(Path p, boolean probablyAbsent) {
+        if (probablyAbsent && p.getFileSystem() == FileSystems.getDefault() && !p.toFile().isFile()) {
+            return false;
+        }
+        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
      * The folder at the cleartext path made of {@code nfcComponents}, following {@code dir.c9r}
-     * pointers from the root. Cached; {@link #invalidate} drops a moved or deleted subtree.
+     * pointers from the deepest cached folder on the way. Cached; {@link #invalidate} drops a moved
+     * or deleted subtree.
      */
     public CiphertextDirectory directory(List<String> nfcComponents) throws IOException {
-        String key = String.join("/", nfcComponents);
-        CiphertextDirectory cached = dirCache.get(key);
-        if (cached != null) {
-            return cached;
+        long generation = folders.generation(); // before reading the cache: a move since then stores nothing
+        FolderCache.Deepest cached = folders.deepest(nfcComponents);
+        if (cached.depth() == nfcComponents.size()) {
+            return cached.dir();
         }
-        long generation;
-        synchronized (dirCache) {
-            generation = cacheGeneration;
-        }
-        CiphertextDirectory dir = root();
-        StringBuilder path = new StringBuilder();
-        for (String component : nfcComponents) {
-            path.append('/').append(component);
-            dir = child(dir, component, path.toString());
-        }
-        synchronized (dirCache) {
+        CiphertextDirectory dir = cached.dir();
+        FolderCache.Node node = cached.node();
+        for (int i = cached.depth(); i < nfcComponents.size(); i++) {
+            String component = nfcComponents.get(i);
+            dir = child(dir, component, "/" + String.join("/", nfcComponents.subList(0, i + 1)));
             // A folder moved or deleted while we resolved: our answer may be stale, so do not keep it.
-            if (generation == cacheGeneration) {
-                if (dirCache.size() >= DIR_CACHE_LIMIT) {
-                    dirCache.clear();
-                }
-                dirCache.put(key, dir);
-            }
+            node = folders.put(node, component, dir, generation);
         }
         return dir;
+    }
+
+    /** The folder at {@code nfcComponents} if the cache holds it, else null (nothing is read). */
+    public CiphertextDirectory cachedDirectory(List<String> nfcComponents) {
+        FolderCache.Deepest cached = folders.deepest(nfcComponents);
+        return cached.depth() == nfcComponents.size() ? cached.dir() : null;
     }
 
     /** Follows the {@code dir.c9r} of child {@code name}; refuses files, damaged pointers and loops. */
@@ -162,24 +173,36 @@ public final class PathMapper {
         return child;
     }
 
-    /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
-    public void invalidate(List<String> nfcComponents) {
-        String key = String.join("/", nfcComponents);
-        synchronized (dirCache) {
-            cacheGeneration++;
-            if (key.isEmpty()) {
-                dirCache.clear();
-            } else {
-                dirCache.keySet().removeIf(k -> k.equals(key) || k.startsWith(key + "/"));
+    /** The count of cache invalidations so far: taken before a lookup whose folder may be {@link #remember}ed. */
+    public long cacheGeneration() {
+        return folders.generation();
+    }
+
+    /**
+     * Caches {@code dir}, just read from the {@code dir.c9r} of {@code e} (see {@link #open}) and
+     * found in use (its storage folder listed or stat-ed), as the folder at {@code nfcComponents}:
+     * only if the entry was found in the folder cached for its parent path and nothing was moved or
+     * deleted since {@code generation} (taken before the entry's lookup; -1 caches nothing). Later
+     * lookups below it then start from it instead of resolving it again; a folder cached there
+     * before with another ID (repointed underneath) is replaced, with what was cached below it.
+     */
+    public void remember(List<String> nfcComponents, Entry e, CiphertextDirectory dir, long generation) {
+        int n = nfcComponents.size();
+        if (generation >= 0 && n > 0) {
+            FolderCache.Deepest parent = folders.deepest(nfcComponents.subList(0, n - 1));
+            if (parent.depth() == n - 1 && parent.dir().dirId().equals(e.parent().dirId())) {
+                folders.put(parent.node(), nfcComponents.get(n - 1), dir, generation);
             }
         }
     }
 
+    /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */
+    public void invalidate(List<String> nfcComponents) {
+        folders.invalidate(nfcComponents);
+    }
+
     public void clearCaches() {
-        synchronized (dirCache) {
-            cacheGeneration++;
-            dirCache.clear();
-        }
+        folders.clear();
         aliases.clear();
     }
 

@@ -2,6 +2,7 @@ package dev.coffer.core.nio;
 
 import dev.coffer.core.content.OpenFile;
 import dev.coffer.core.content.SectorLayout;
+import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.PathMapper;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.util.List;
 
 /**
  * Reads a cleartext entry's attributes without reading file contents: the cleartext size comes
@@ -31,7 +33,7 @@ final class AttributeReader {
 
     CofferAttributes read(Located l) throws IOException {
         if (l.isRoot()) {
-            return ofDirectory(mapper.root().storage(), l);
+            return ofDirectory(l, storageAttributes(mapper.root().storage()));
         }
         Entry e = l.entry();
         switch (e.type()) {
@@ -48,19 +50,49 @@ final class AttributeReader {
                 return new CofferAttributes(CofferAttributes.Kind.SYMLINK, size, ct, null);
             }
             default -> {
-                return ofDirectory(folderCarrier(l), l);
+                List<String> names = l.path().nfcNames();
+                CiphertextDirectory cached = mapper.cachedDirectory(names);
+                CiphertextDirectory dir = cached != null ? cached : mapper.open(e, l.display());
+                BasicFileAttributes storage = storageAttributes(dir.storage());
+                if (cached == null && storage != null) {
+                    mapper.remember(names, e, dir, l.cacheGeneration()); // read afresh, its storage folder is there
+                }
+                return ofDirectory(l, storage);
             }
         }
     }
 
-    private CofferAttributes ofDirectory(Path storage, Located l) throws IOException {
-        BasicFileAttributes ct;
+    /** A storage folder's attributes (one stat), or null if it is missing or no folder. */
+    private BasicFileAttributes storageAttributes(Path storage) throws IOException {
         try {
-            ct = ciphertext(storage);
+            BasicFileAttributes ct = ciphertext(storage);
+            return ct.isDirectory() ? ct : null;
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A folder's attributes: its storage folder's, or its entry folder's when the storage folder is
+     * missing (a damaged pointer still lists, so it must stat).
+     */
+    private CofferAttributes ofDirectory(Located l, BasicFileAttributes storage) throws IOException {
+        BasicFileAttributes ct = storage;
+        if (ct == null) {
+            if (l.isRoot()) {
+                throw new NoSuchFileException(l.display());
+            }
+            ct = l.entryAttributes() != null && l.entryAttributes().isDirectory() ? l.entryAttributes() : entryFolder(l);
+        }
+        return new CofferAttributes(CofferAttributes.Kind.DIRECTORY, ct.size(), ct, posixOrNull(ct));
+    }
+
+    private BasicFileAttributes entryFolder(Located l) throws IOException {
+        try {
+            return ciphertext(l.entry().entryPath());
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(l.display());
         }
-        return new CofferAttributes(CofferAttributes.Kind.DIRECTORY, ct.size(), ct, posixOrNull(ct));
     }
 
     /**
@@ -95,11 +127,17 @@ final class AttributeReader {
     }
 
     /**
-     * A folder's storage folder (from the mapper's path cache, so a stat does not re-read
-     * {@code dir.c9r}), or its entry folder when the storage folder is missing (damaged pointer).
+     * A folder's storage folder (from the mapper's path cache, so that {@code dir.c9r} is not read
+     * again), or its entry folder when the storage folder is missing (damaged pointer).
      */
     private Path folderCarrier(Located l) throws IOException {
-        Path storage = mapper.directory(l.path().nfcNames()).storage();
+        Path storage = storageOf(l);
         return Files.isDirectory(storage) ? storage : l.entry().entryPath();
+    }
+
+    /** The storage folder of a located folder: from the mapper's path cache, else from its {@code dir.c9r}. */
+    private Path storageOf(Located l) throws IOException {
+        CiphertextDirectory cached = mapper.cachedDirectory(l.path().nfcNames());
+        return (cached != null ? cached : mapper.open(l.entry(), l.display())).storage();
     }
 }

@@ -124,6 +124,7 @@ public final class CofferFileSystem extends FileSystem {
             try {
                 openFiles.closeAll();
             } finally {
+                contentKeys.destroy(); // after closeAll: the open files' cryptors are back in its pool
                 siv.destroy();
                 masterKey.destroy();
                 mapper.clearCaches();

@@ -161,6 +161,9 @@ public final class CofferPath implements Path {
 
     @Override
     public CofferPath normalize() {
+        if (!names.contains(".") && !names.contains("..")) {
+            return this; // the common case: nothing to drop, no copy
+        }
         List<String> out = new ArrayList<>();
         for (String n : names) {
             if (n.equals(".")) {

@@ -20,6 +20,10 @@ final class FolderReader {
         } catch (NoSuchFileException e) {
             throw new DamagedEntryException(l.display(), "the folder's storage is missing");
         }
+        if (!l.isRoot()) {
+            // Just read afresh and listed: lookups below it can start from it (see PathMapper.remember).
+            fs.mapper.remember(l.path().nfcNames(), l.entry(), dir, l.cacheGeneration());
+        }
         if (!listing.hasConflicts()) {
             fs.mapper.rememberListed(dir, listing.entries(), false);
             return listing.entries();

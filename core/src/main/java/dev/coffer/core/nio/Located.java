@@ -11,11 +11,14 @@ import java.nio.file.attribute.BasicFileAttributes;
  *
  * @param entryAttributes the attributes of the entry's on-disk item as the lookup read them (for this
  *                        one operation; null when not read), so a stat does not read them again
+ * @param cacheGeneration the mapper's cache generation taken before the lookup (-1: unknown), so that
+ *                        the folder a located folder points to may be cached ({@code PathMapper.open})
  */
-record Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry, BasicFileAttributes entryAttributes) {
+record Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry, BasicFileAttributes entryAttributes,
+               long cacheGeneration) {
 
     Located(CofferPath path, CiphertextDirectory parent, Slot slot, Entry entry) {
-        this(path, parent, slot, entry, null);
+        this(path, parent, slot, entry, null, -1);
     }
 
     boolean isRoot() {

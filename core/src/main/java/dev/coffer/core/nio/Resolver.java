@@ -38,10 +38,12 @@ final class Resolver {
         if (names.isEmpty()) {
             return new Located(abs, null, null, null);
         }
+        long generation = mapper.cacheGeneration(); // before the lookup: see PathMapper.open
         CiphertextDirectory parent = mapper.directory(names.subList(0, names.size() - 1));
         Slot slot = mapper.slot(parent, names.get(names.size() - 1));
-        Found found = mapper.lookup(slot, abs.toString(), attributeType);
-        return found == null ? new Located(abs, parent, slot, null) : new Located(abs, parent, slot, found.entry(), found.entryAttributes());
+        Found found = mapper.lookup(slot, attributeType);
+        return found == null ? new Located(abs, parent, slot, null)
+                : new Located(abs, parent, slot, found.entry(), found.entryAttributes(), generation);
     }
 
     /** The entry at {@code path}, following a symlink at the last component (and the links it points to). */
@@ -104,7 +106,7 @@ final class Resolver {
         String onDisk = listed.entryPath().getFileName().toString();
         Slot slot = new Slot(parent, listed.name(), onDisk.substring(0, onDisk.length() - LongNames.C9R.length()),
                 listed.entryPath(), false);
-        return new Located(path, parent, slot, new Entry(parent, listed.name(), EntryType.FILE, listed.entryPath(), false), attrs);
+        return new Located(path, parent, slot, new Entry(parent, listed.name(), EntryType.FILE, listed.entryPath(), false), attrs, -1);
     }
 
     /** The folder a located DIRECTORY entry (or the root) stands for. */

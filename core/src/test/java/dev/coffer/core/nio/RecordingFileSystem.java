@@ -29,18 +29,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A file system that forwards to the default one and records which folders were listed and which
- * files were opened, so tests can prove what an operation does NOT touch.
+ * A file system that forwards to the default one and records which folders were listed, which
+ * files were opened, stat-ed and deleted, so tests can prove what an operation does NOT touch and
+ * pin what a request costs. Public for the frontends' tests (a test-jar class).
  */
-final class RecordingFileSystem extends FileSystem {
-    final List<String> listed = Collections.synchronizedList(new ArrayList<>());
-    final List<String> opened = Collections.synchronizedList(new ArrayList<>());
-    /** Paths whose attributes were read (typed reads: what a stat costs). */
-    final List<String> statted = Collections.synchronizedList(new ArrayList<>());
+public final class RecordingFileSystem extends FileSystem {
+    public final List<String> listed = Collections.synchronizedList(new ArrayList<>());
+    public final List<String> opened = Collections.synchronizedList(new ArrayList<>());
+    /** Paths whose attributes were read or whose existence was checked (what a stat costs). */
+    public final List<String> statted = Collections.synchronizedList(new ArrayList<>());
+    /** Paths deleted (files and folders). */
+    public final List<String> deleted = Collections.synchronizedList(new ArrayList<>());
     private final FileSystem base = FileSystems.getDefault();
     private final Provider provider = new Provider();
 
-    Path wrap(Path p) {
+    /** {@code p} (on the default file system) as a path of this one. */
+    public Path wrap(Path p) {
         return new RPath(p);
     }
 
@@ -48,10 +52,12 @@ final class RecordingFileSystem extends FileSystem {
         return ((RPath) p).delegate;
     }
 
-    void reset() {
+    /** Forgets everything recorded so far. */
+    public void reset() {
         listed.clear();
         opened.clear();
         statted.clear();
+        deleted.clear();
     }
 
     @Override public FileSystemProvider provider() { return provider; }
@@ -134,19 +140,28 @@ final class RecordingFileSystem extends FileSystem {
         }
 
         @Override public void createDirectory(Path dir, FileAttribute<?>... a) throws IOException { d.createDirectory(unwrap(dir), a); }
-        @Override public void delete(Path p) throws IOException { d.delete(unwrap(p)); }
+        @Override public void delete(Path p) throws IOException {
+            deleted.add(p.toString());
+            d.delete(unwrap(p));
+        }
         @Override public void copy(Path s, Path t, CopyOption... o) throws IOException { d.copy(unwrap(s), unwrap(t), o); }
         @Override public void move(Path s, Path t, CopyOption... o) throws IOException { d.move(unwrap(s), unwrap(t), o); }
         @Override public boolean isSameFile(Path a, Path b) throws IOException { return d.isSameFile(unwrap(a), unwrap(b)); }
         @Override public boolean isHidden(Path p) throws IOException { return d.isHidden(unwrap(p)); }
         @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(unwrap(p)); }
-        @Override public void checkAccess(Path p, AccessMode... m) throws IOException { d.checkAccess(unwrap(p), m); }
+        @Override public void checkAccess(Path p, AccessMode... m) throws IOException {
+            statted.add(p.toString());
+            d.checkAccess(unwrap(p), m);
+        }
         @Override public <V extends FileAttributeView> V getFileAttributeView(Path p, Class<V> t, LinkOption... o) { return d.getFileAttributeView(unwrap(p), t, o); }
         @Override public <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> t, LinkOption... o) throws IOException {
             statted.add(p.toString());
             return d.readAttributes(unwrap(p), t, o);
         }
-        @Override public Map<String, Object> readAttributes(Path p, String a, LinkOption... o) throws IOException { return d.readAttributes(unwrap(p), a, o); }
+        @Override public Map<String, Object> readAttributes(Path p, String a, LinkOption... o) throws IOException {
+            statted.add(p.toString());
+            return d.readAttributes(unwrap(p), a, o);
+        }
         @Override public void setAttribute(Path p, String a, Object v, LinkOption... o) throws IOException { d.setAttribute(unwrap(p), a, v, o); }
         @Override public void createSymbolicLink(Path l, Path t, FileAttribute<?>... a) throws IOException { d.createSymbolicLink(unwrap(l), unwrap(t), a); }
         @Override public Path readSymbolicLink(Path l) throws IOException { return wrap(d.readSymbolicLink(unwrap(l))); }

@@ -1,0 +1,131 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.coffer.core.nio.CofferFileSystem;
+import dev.coffer.core.nio.CofferFileSystems;
+import dev.coffer.core.nio.RecordingFileSystem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import jnr.ffi.Runtime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import ru.serce.jnrfuse.struct.FileStat;
+
+/**
+ * Pins what the requests of {@code rm -rf}, {@code ls -lR} and {@code md5sum} cost on the ciphertext
+ * side, on a vault over an instrumented file system: the adapter's operations are called as libfuse
+ * calls them (no mount: the counts are the backing's, not the kernel's). A regression that adds a
+ * stat, a listing or a folder sync to one of these per-file requests fails here.
+ */
+class RequestCostTest {
+    @TempDir
+    Path tmp;
+
+    private final RecordingFileSystem rec = new RecordingFileSystem();
+    private CofferFileSystem fs;
+    private TreeOps tree;
+    private AttributeOps attributes;
+    private FileStat stat;
+
+    @BeforeEach
+    void vault() throws IOException {
+        fs = CofferFileSystems.create(rec.wrap(tmp.resolve("vault")), "test passphrase".toCharArray(), VaultMountTest.FAST);
+        Path root = fs.getPath("/");
+        Files.createDirectories(root.resolve("d/sub"));
+        for (int i = 0; i < 3; i++) {
+            Files.writeString(root.resolve("d/f" + i), "content " + i);
+        }
+        Backing backing = new Backing(root, 0, 0);
+        tree = new TreeOps(backing, NameForm.NFC);
+        attributes = new AttributeOps(backing);
+        stat = new FileStat(Runtime.getSystemRuntime());
+        attributes.getattr("/d", stat); // the folder's path is resolved once, as after the kernel's first lookup
+        rec.reset();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    /** A file's lookup (getattr): one stat of its ciphertext file, nothing else. */
+    @Test
+    void aFileLookupIsOneStat() throws IOException {
+        attributes.getattr("/d/f0", stat);
+        assertThat(rec.statted).hasSize(1).allSatisfy(p -> assertThat(p).endsWith(".c9r"));
+        assertNothingElse();
+    }
+
+    /**
+     * A folder's getattr (the kernel asks for the parent after every unlink in it): its entry folder,
+     * the payload probes that tell a folder from a symlink or an incomplete entry, and the storage
+     * folder (whose ID comes from the mapper's cache, so {@code dir.c9r} is not read).
+     */
+    @Test
+    void aFolderGetattrIsFourStats() throws IOException {
+        attributes.getattr("/d", stat);
+        assertThat(rec.statted).hasSize(4);
+        assertThat(rec.statted.get(1)).endsWith("/dir.c9r");
+        assertThat(rec.statted.get(2)).endsWith("/symlink.c9r");
+        assertNothingElse();
+    }
+
+    /** unlink: the type check's stat, the core's lookup, the delete; no folder sync, no listing. */
+    @Test
+    void anUnlinkIsTwoStatsAndOneDelete() throws IOException {
+        tree.unlink("/d/f1");
+        assertThat(rec.statted).hasSize(2).allSatisfy(p -> assertThat(p).endsWith(".c9r"));
+        assertThat(rec.deleted).singleElement().isEqualTo(rec.statted.get(0));
+        assertThat(rec.opened).as("folders synced").isEmpty();
+        assertThat(rec.listed).isEmpty();
+    }
+
+    /**
+     * rmdir of an empty folder that was listed first (as rm -rf does): the type check (a lookup, and
+     * the storage folder's stat: the listing cached the folder), the core's lookup and its own read
+     * of {@code dir.c9r} (a delete never trusts a cache), one listing to prove the storage folder
+     * empty, the deletes in spec 4's order, one sync of the parent.
+     */
+    @Test
+    void anRmdirOfAnEmptyListedFolder() throws IOException {
+        tree.readdir("/d/sub", null, (buf, name, st, off) -> 0);
+        rec.reset();
+        tree.rmdir("/d/sub");
+        assertThat(rec.statted).hasSize(7);
+        assertThat(rec.listed).hasSize(1);
+        assertThat(rec.deleted).hasSize(5); // dirid.c9r, storage folder, its two-letter parent, dir.c9r, entry folder
+        assertThat(rec.deleted.get(3)).endsWith("/dir.c9r");
+        assertThat(rec.opened).hasSize(2); // dir.c9r read, the parent storage folder synced
+        assertThat(rec.opened.get(0)).endsWith("/dir.c9r");
+    }
+
+    /**
+     * readdir: the folder's lookup and its {@code dir.c9r} (read each time: a listing is never
+     * stale), one listing, a stat per entry to tell files from folders, and a folder entry's
+     * listing and pointer (its payload decides its type). No stat of the folder before.
+     */
+    @Test
+    void aReaddirListsOnceAndStatsEachEntryOnce() throws IOException {
+        List<String> names = new java.util.ArrayList<>();
+        tree.readdir("/d", null, (buf, name, st, off) -> {
+            names.add(java.nio.charset.StandardCharsets.UTF_8.decode(name).toString());
+            return 0;
+        });
+        assertThat(names).hasSize(2 + 4);
+        assertThat(rec.statted).hasSize(3 + 4);
+        assertThat(rec.listed).hasSize(2); // the storage folder, and the subfolder's entry folder
+        assertThat(rec.opened).hasSize(2).allSatisfy(p -> assertThat(p).endsWith("/dir.c9r"));
+        assertThat(rec.deleted).isEmpty();
+    }
+
+    private void assertNothingElse() {
+        assertThat(rec.listed).as("listed").isEmpty();
+        assertThat(rec.opened).as("opened").isEmpty();
+        assertThat(rec.deleted).as("deleted").isEmpty();
+    }
+}

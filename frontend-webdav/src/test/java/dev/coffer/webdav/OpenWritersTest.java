@@ -1,0 +1,52 @@
+package dev.coffer.webdav;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link OpenWriters} on the real /proc: this JVM's own files, open for writing, for reading, elsewhere. */
+class OpenWritersTest {
+    @TempDir
+    Path tmp;
+
+    private final OpenWriters writers = new OpenWriters(Path.of("/proc"));
+    private final long self = ProcessHandle.current().pid();
+
+    @Test
+    void findsAProcessWritingInsideTheFolderOnly() throws Exception {
+        Path folder = Files.createDirectories(tmp.resolve("mount"));
+        Path elsewhere = Files.createDirectories(tmp.resolve("mount-other"));
+        Files.writeString(folder.resolve("read.txt"), "r");
+        FileChannel reading = FileChannel.open(folder.resolve("read.txt"), StandardOpenOption.READ);
+        FileChannel writingElsewhere = FileChannel.open(elsewhere.resolve("w.txt"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            assertThat(writers.under(folder)).as("a reader, and a writer in a folder whose name only starts the same").doesNotContain(self);
+        } finally {
+            reading.close();
+            writingElsewhere.close();
+        }
+        FileChannel writing = FileChannel.open(folder.resolve("w.txt"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            assertThat(writers.under(folder)).contains(self);
+        } finally {
+            writing.close();
+        }
+        FileChannel both = FileChannel.open(folder.resolve("rw.txt"), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            assertThat(writers.under(folder)).contains(self);
+        } finally {
+            both.close();
+        }
+        assertThat(writers.under(folder)).doesNotContain(self);
+    }
+
+    @Test
+    void anUnreadableProcIsNobody() {
+        assertThat(new OpenWriters(tmp.resolve("no-proc")).under(tmp)).isEmpty();
+    }
+}
