@@ -68,7 +68,7 @@ final class CryptoExercise implements CryptoWarmUp.Exercise {
         try {
             done = encryptUnits(sealed.cryptor(), stop);
         } finally {
-            sealed.cryptor().destroy();
+            keys.release(sealed.cryptor());
         }
         if (done < UNITS_PER_FILE) {
             return done;
@@ -77,7 +77,7 @@ final class CryptoExercise implements CryptoWarmUp.Exercise {
         try {
             return done + decryptUnits(reader, stop);
         } finally {
-            reader.destroy();
+            keys.release(reader);
         }
     }
 
@@ -120,9 +120,10 @@ final class CryptoExercise implements CryptoWarmUp.Exercise {
         return i == UNITS_PER_FILE - 1 ? LAST_UNIT_LENGTH : SectorLayout.SECTOR;
     }
 
-    /** Destroys the throwaway key and wipes the synthetic data. */
+    /** Destroys the throwaway keys (the pooled cryptors too) and wipes the synthetic data. */
     @Override
     public void close() {
+        keys.destroy();
         throwawaySiv.destroy();
         Bytes.wipe(cleartext, ciphertext, decrypted);
     }
