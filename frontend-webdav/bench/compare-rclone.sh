@@ -6,6 +6,10 @@
 #   COFFER=path/to/coffer        the build to measure (default app/target/coffer, after
 #                                `mvn -pl core,frontend-fuse,frontend-webdav,app -am package`)
 #   COFFER_BASELINE=path/to/coffer  optional: an older build, measured in the same rounds (A/B)
+#   COMBOS="SIV_XTSHMAC SIV_XTS"    the content modes to serve, one vault each per build (default
+#                                both: SIV_XTSHMAC authenticates every 4 KiB unit with HMAC-SHA256,
+#                                SIV_XTS does not; the default mode's server is named coffer, the
+#                                others coffer-MODE, e.g. coffer-SIV_XTS)
 # One warm-up round (JIT) is not counted; then each round measures every server in turn, the order
 # rotating from round to round. Prints one line per measurement (server, what, seconds, MiB/s or
 # responses, and the CPU seconds the server process used for it: on a busy machine wall times are
@@ -33,20 +37,25 @@ mkdir "$W/many"
 
 export COFFER_PASSPHRASE=benchmark-passphrase
 declare -A URL SPID
-serve_vault() { # name launcher
-  local name=$1 launcher=$2
-  "$launcher" create "$W/vault-$name" --scrypt-n 16384 >/dev/null 2>&1
+serve_vault() { # name launcher combo
+  local name=$1 launcher=$2 combo=$3
+  "$launcher" create "$W/vault-$name" --scrypt-n 16384 --combo="$combo" >/dev/null 2>&1
   "$launcher" import "$W/vault-$name" "$W/many" --to /many >/dev/null 2>&1
   "$launcher" serve "$W/vault-$name" > "$W/$name.url" 2> "$W/$name.err" &
   PIDS+=($!)
   SPID[$name]=$! # the launcher execs java
 }
-SERVERS=(coffer)
-serve_vault coffer "$COFFER"
-if [ -n "${COFFER_BASELINE:-}" ]; then
-  SERVERS+=(baseline)
-  serve_vault baseline "$COFFER_BASELINE"
-fi
+COMBOS=${COMBOS:-SIV_XTSHMAC SIV_XTS}
+SERVERS=()
+for combo in $COMBOS; do
+  suffix=$([ "$combo" = SIV_XTSHMAC ] || echo "-$combo")
+  SERVERS+=("coffer$suffix")
+  serve_vault "coffer$suffix" "$COFFER" "$combo"
+  if [ -n "${COFFER_BASELINE:-}" ]; then
+    SERVERS+=("baseline$suffix")
+    serve_vault "baseline$suffix" "$COFFER_BASELINE" "$combo"
+  fi
+done
 mkdir -p "$W/plain"
 cp -r "$W/many" "$W/plain/many"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

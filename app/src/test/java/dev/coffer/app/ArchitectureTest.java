@@ -1,6 +1,7 @@
 package dev.coffer.app;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -20,6 +21,18 @@ class ArchitectureTest {
     static void importApp() {
         app = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.coffer.app");
+    }
+
+    /**
+     * The rules below fail by throwing from ArchUnit's {@code check}; an import that found no classes
+     * would let every one of them pass, so this proves the layers they speak of were imported.
+     */
+    @Test
+    void theRulesSeeTheAppsLayers() {
+        assertThat(app.containPackage("dev.coffer.app.ui")).isTrue();
+        assertThat(app.containPackage("dev.coffer.app.vaults")).isTrue();
+        assertThat(app.containPackage("dev.coffer.app.cli")).isTrue();
+        assertThat(app.stream().filter(c -> c.getSimpleName().endsWith("ViewModel"))).isNotEmpty();
     }
 
     @Test

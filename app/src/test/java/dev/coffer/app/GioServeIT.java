@@ -3,11 +3,15 @@ package dev.coffer.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.coffer.app.os.CredentialLeaks;
 import dev.coffer.app.os.DesktopSession;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -27,14 +31,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code coffer serve --mount} in a GNOME-like session: a private D-Bus session bus
- * ({@link DesktopSession}) on which gvfs starts on demand, so {@code --mount} chooses {@code gio
- * mount}. Ordinary tools ({@code cp}, {@code cmp}, {@code cat}, {@code mkdir}, {@code gio copy})
+ * {@code coffer serve --mount} in a GNOME-like session: a private D-Bus session bus with GNOME
+ * Keyring's Secret Service ({@link DesktopSession}) on which gvfs starts on demand, so {@code
+ * --mount} chooses {@code gio mount}. Ordinary tools ({@code cp}, {@code cmp}, {@code cat}, {@code mkdir}, {@code gio copy})
  * write and read through gvfsd-fuse's folder; the files land encrypted in the vault (no cleartext
  * name or content in it) and read back with {@code coffer cat}; SIGTERM unmounts ({@code gio mount
  * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before
  * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so);
  * and gvfs leaves nothing cleartext in the session's home, cache, data, config or runtime folders.
+ * The server requires the credential that gio was given on its standard input: the URL alone gets
+ * 401, and the password is in none of the session's folders, command lines or environments, and
+ * the keyring holds no item for the server or the user {@code coffer} ({@code secret-tool search}).
  * A missing gvfs part is a failure naming its Debian package (scripts/test.sh installs them).
  */
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -55,7 +62,24 @@ class GioServeIT {
             assertThat(Path.of(part[0])).as("gio mount needs " + part[0] + " (Debian package " + part[1]
                     + "): run scripts/test.sh, which installs it").isExecutable();
         }
-        session = DesktopSession.startBusOnly(tmp.resolve("session"));
+        session = DesktopSession.start(tmp.resolve("session")); // with GNOME Keyring: where gvfs would save a password
+        // the search below must be able to find something: a probe item it does find
+        Process store = session.secretTool("store", "--label", "coffer test probe", "coffer-test", "probe");
+        try (java.io.OutputStream in = store.getOutputStream()) {
+            in.write("probe".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(store.waitFor(10, TimeUnit.SECONDS)).as("secret-tool store").isTrue();
+        assertThat(secretToolSearch("coffer-test", "probe")).as("secret-tool search finds the probe").contains("attribute.coffer-test = probe");
+    }
+
+    /** {@code secret-tool search --all} in the session's keyring: the items' attributes (empty: none). */
+    private static String secretToolSearch(String... attributes) throws Exception {
+        List<String> args = new ArrayList<>(List.of("search", "--all"));
+        args.addAll(List.of(attributes));
+        Process p = session.secretTool(args.toArray(String[]::new));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("secret-tool search").isTrue();
+        return out;
     }
 
     @AfterAll
@@ -107,7 +131,7 @@ class GioServeIT {
     }
 
     /** A running {@code coffer serve --mount}: its process, its stderr, gvfsd-fuse's folder and gvfs's URI of the mount. */
-    private record Serving(Process process, BufferedReader err, Path gvfsFolder, String davUri) {}
+    private record Serving(Process process, BufferedReader err, Path gvfsFolder, String davUri, String url) {}
 
     /** Creates {@code vault} and serves it with {@code --mount}; checks that gio mounted it where it says. */
     private Serving serveMounted(Path vault) throws Exception {
@@ -126,7 +150,7 @@ class GioServeIT {
         String davUri = "dav://127.0.0.1:" + port + "/" + secret;
         assertThat(output("gio", "mount", "-l")).contains("-> " + davUri);
         assertThat(gvfsFolder).isDirectory();
-        return new Serving(serve, err, gvfsFolder, davUri);
+        return new Serving(serve, err, gvfsFolder, davUri, url);
     }
 
     private static void terminate(Process p) throws Exception {
@@ -165,6 +189,18 @@ class GioServeIT {
 
         // encrypted in the vault: no cleartext name or content
         assertNoCleartextUnder(vault, List.of("note.txt", "Reports", "figures.bin", "copied.bin"));
+
+        // the URL, which the command lines of gio show, opens nothing without the credential gio was given on stdin
+        HttpResponse<String> noCredential = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(s.url() + "note.txt")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(noCredential.statusCode()).isEqualTo(401);
+        assertThat(noCredential.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"Coffer\"");
+        assertThat(noCredential.body()).isEmpty();
+        // and gvfs stored its password nowhere: not in the session's folders, a command line or environment,
+        CredentialLeaks.working(s.url(), sessionFoldersButTheMount()).assertNoPasswordFound();
+        // nor in the keyring (whose files are encrypted, so the scan above cannot see into them)
+        assertThat(secretToolSearch("server", "127.0.0.1")).as("keyring items for the server").doesNotContain("attribute.");
+        assertThat(secretToolSearch("user", "coffer")).as("keyring items for the user coffer").doesNotContain("attribute.");
 
         // written just before the stop: the unmount waits for gvfs's upload
         Files.writeString(gvfsFolder.resolve("last.txt"), "written just before SIGTERM");
@@ -225,6 +261,19 @@ class GioServeIT {
         held.close();
         assertThat(s.gvfsFolder()).doesNotExist();
         assertThat(output(launcher(), "ls", vault.toString())).as("the vault after the forced unmount").doesNotContain("held.txt");
+    }
+
+    /** The session's home, cache, data, config and runtime folders, without gvfsd-fuse's folder (the mount itself). */
+    private static List<Path> sessionFoldersButTheMount() throws IOException {
+        Path root = tmp.resolve("session");
+        List<Path> folders = new ArrayList<>();
+        for (String dir : List.of("home", "cache", "data", "config")) {
+            folders.add(root.resolve(dir));
+        }
+        try (Stream<Path> run = Files.list(root.resolve("run"))) {
+            run.filter(p -> !p.getFileName().toString().equals("gvfs")).forEach(folders::add);
+        }
+        return folders;
     }
 
     /** Waits up to 30 s until {@code throughGvfs} reads back as {@code expected} (gvfs uploads after close() returned). */

@@ -146,14 +146,17 @@ class MountKillIT {
                 assertThat(Files.readAllBytes(mnt.resolve(e.getKey()))).as("%s: %s, whose fsync returned", context, e.getKey())
                         .isEqualTo(e.getValue().bytes());
             }
-            Set<String> unreadable = unreadableFiles();
-            if (!unreadable.isEmpty()) {
-                // Only a write the kill cut short may be unreadable: the check must say so, and repair it.
-                tornRounds++;
+            Set<String> unlistable = new TreeSet<>();
+            Set<String> unreadable = unreadableFiles(unlistable);
+            if (!unreadable.isEmpty() || !unlistable.isEmpty()) {
+                // Only a write the kill cut short may be unreadable, and only a folder whose delete the kill
+                // cut between its storage and its pointer (spec 4's order) unlistable: the check must say
+                // so, and repair them.
+                tornRounds += unreadable.isEmpty() ? 0 : 1;
                 tornFiles += unreadable.size();
-                System.out.printf("%s: unreadable after the kill: %s%n", context, unreadable);
+                System.out.printf("%s: unreadable after the kill: %s, unlistable: %s%n", context, unreadable, unlistable);
                 unmount(m);
-                checkAndRepairInterruptedWrites(context, unreadable, durable);
+                checkAndRepairInterruptedWrites(context, unreadable, unlistable, durable);
                 m = mount();
                 assertThat(m.err().readLine()).as("%s: mounted again after the repair", context).startsWith("coffer: mounted");
             }
@@ -177,36 +180,34 @@ class MountKillIT {
         assertThat(MountTable.isMounted(mnt)).isFalse();
     }
 
-    /** The mount-relative paths of the files that cannot be read to their end. */
-    private Set<String> unreadableFiles() throws IOException {
-        Set<String> unreadable = new TreeSet<>();
-        try (Stream<Path> s = Files.walk(mnt)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                if (Files.isRegularFile(p)) {
-                    try {
-                        Files.readAllBytes(p);
-                    } catch (IOException e) {
-                        unreadable.add(mnt.relativize(p).toString());
-                    }
-                }
-            }
-        }
-        return unreadable;
+    /**
+     * The mount-relative paths of the files that cannot be read to their end; those of the folders
+     * that cannot be listed go into {@code unlistable} (their subtrees are not visited).
+     */
+    private Set<String> unreadableFiles(Set<String> unlistable) {
+        TreeReadCheck read = TreeReadCheck.of(mnt, p -> mnt.relativize(p).toString());
+        unlistable.addAll(read.unlistable);
+        return read.unreadable;
     }
 
     /**
      * With the vault unmounted: the check reports exactly the {@code unreadable} files as interrupted
-     * writes, none of them fsynced and left alone, and nothing worse than repairable leftovers;
+     * writes, none of them fsynced and left alone, exactly the {@code unlistable} folders as dangling
+     * pointers, and nothing worse than repairable leftovers;
      * {@code coffer check --repair --yes} exits 0, and then {@code coffer check} says healthy.
      */
-    private void checkAndRepairInterruptedWrites(String context, Set<String> unreadable, Map<String, WriteStorm.Content> durable)
-            throws Exception {
+    private void checkAndRepairInterruptedWrites(String context, Set<String> unreadable, Set<String> unlistable,
+            Map<String, WriteStorm.Content> durable) throws Exception {
         HealthReport report;
         try (UnlockedVault u = VaultAccess.unlock(vault, PASSPHRASE.toCharArray()); VaultHealth health = VaultHealth.of(u)) {
             report = health.check();
         }
         Set<String> interrupted = new TreeSet<>();
+        Set<String> dangling = new TreeSet<>();
         for (Finding f : report.findings()) {
+            if (f.kind() == FindingKind.DANGLING_POINTER) {
+                dangling.add(f.cleartextPath().substring(1));
+            }
             assertThat(f.severity() == Severity.INFO || f.repairable() && WriteStorm.REPAIRABLE_LEFTOVERS.contains(f.kind()))
                     .as("%s: %s", context, f).isTrue();
             if (f.kind() == FindingKind.INTERRUPTED_WRITE) {
@@ -215,6 +216,7 @@ class MountKillIT {
             }
         }
         assertThat(interrupted).as("%s: the interrupted writes the check reports", context).isEqualTo(unreadable);
+        assertThat(dangling).as("%s: the dangling pointers the check reports", context).isEqualTo(unlistable);
         assertThat(durable.keySet()).as("%s: fsynced and left alone, yet unreadable", context).doesNotContainAnyElementsOf(unreadable);
         assertThat(run("check", vault.toString(), "--repair", "--yes")).as("%s: coffer check --repair --yes", context).contains("Healthy:");
         assertThat(run("check", vault.toString())).as("%s: coffer check after the repair", context).contains("Healthy:");

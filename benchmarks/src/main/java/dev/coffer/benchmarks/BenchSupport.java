@@ -51,6 +51,21 @@ final class BenchSupport {
         return CofferFileSystems.create(dir, PASSPHRASE.toCharArray(), new VaultCreationOptions(combo, CHEAP_SCRYPT_N, 220));
     }
 
+    /** Where a benchmark's files go: the root of a vault, or a plain folder (then {@code vault} is null). */
+    record Folder(Path path, CofferFileSystem vault) {}
+
+    /**
+     * For a target named {@code PLAIN...}, a new plain folder in {@code scratch}; else a new cheap vault
+     * of that content mode ({@link CipherCombo} name) in it.
+     */
+    static Folder folder(Path scratch, String target) throws IOException {
+        if (target.startsWith("PLAIN")) {
+            return new Folder(Files.createDirectory(scratch.resolve("plain")), null);
+        }
+        CofferFileSystem vault = cheapVault(scratch.resolve("vault"), CipherCombo.valueOf(target));
+        return new Folder(vault.getPath("/"), vault);
+    }
+
     static void deleteTree(Path root) {
         if (root == null || !Files.exists(root)) {
             return;

@@ -1,7 +1,6 @@
 package dev.coffer.benchmarks;
 
 import dev.coffer.core.nio.CofferFileSystem;
-import dev.coffer.core.vault.CipherCombo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -68,13 +67,9 @@ public class FileChannelBenchmark {
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             scratch = BenchSupport.scratch("channel");
-            Path folder;
-            if (target.startsWith("PLAIN")) {
-                folder = Files.createDirectory(scratch.resolve("plain"));
-            } else {
-                vault = BenchSupport.cheapVault(scratch.resolve("vault"), CipherCombo.valueOf(target));
-                folder = vault.getPath("/");
-            }
+            BenchSupport.Folder where = BenchSupport.folder(scratch, target);
+            vault = where.vault();
+            Path folder = where.path();
             written = folder.resolve("written.bin");
             existing = folder.resolve("existing.bin");
             callBuffer = buffer(BenchSupport.seeded(CALL, 20));

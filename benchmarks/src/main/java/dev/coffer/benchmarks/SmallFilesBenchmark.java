@@ -1,7 +1,6 @@
 package dev.coffer.benchmarks;
 
 import dev.coffer.core.nio.CofferFileSystem;
-import dev.coffer.core.vault.CipherCombo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -47,13 +46,9 @@ public class SmallFilesBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         scratch = BenchSupport.scratch("small");
-        Path folder;
-        if (target.equals("PLAIN")) {
-            folder = Files.createDirectory(scratch.resolve("plain"));
-        } else {
-            vault = BenchSupport.cheapVault(scratch.resolve("vault"), CipherCombo.valueOf(target));
-            folder = vault.getPath("/");
-        }
+        BenchSupport.Folder where = BenchSupport.folder(scratch, target);
+        vault = where.vault();
+        Path folder = where.path();
         byte[] content = BenchSupport.seeded(SIZE, 30);
         files = new Path[FILES];
         for (int i = 0; i < FILES; i++) {

@@ -266,10 +266,16 @@ public class FuseAdapter extends FuseStubFS {
         });
     }
 
-    /** Folder changes are made durable by the backing when they happen. */
+    /**
+     * Makes the folder's changes durable: a program that deletes a file and then fsyncs the folder
+     * (SQLite's journal, maildir) relies on it, and the vault does not sync a folder after each delete.
+     */
     @Override
     public int fsyncdir(String path, FuseFileInfo fi) {
-        return 0;
+        return Calls.run("fsyncdir", () -> {
+            tree.syncFolder(path);
+            return 0;
+        });
     }
 
     @Override

@@ -25,15 +25,23 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
     static final int CACHE_SECONDS = 10;
 
     /**
-     * Options every Coffer mount uses: 128 KiB writes (libfuse 2's default is 4 KiB), the kernel
-     * checks permission bits, O_TRUNC arrives with open (one request less), names and attributes
+     * Options every Coffer mount uses: 128 KiB writes (libfuse 2's default is 4 KiB), O_TRUNC
+     * arrives with open (one request less), names and attributes
      * kept {@value #CACHE_SECONDS} s (a tool that stats a file and opens it a few seconds later,
      * like {@code find | xargs}, or {@code rm -rf} of a big folder, needs one lookup instead of two),
      * and the type {@code fuse.coffer}. Not {@code hard_remove}: with it, fstat of a file unlinked
      * while open fails (Python's TemporaryFile does that); {@link Backing} keeps such files out of
      * sight instead. Not {@code kernel_cache}: file contents are read again after every open.
+     *
+     * <p>Not {@code default_permissions} either, unless other users may use the mount
+     * ({@code allow_other}, {@code allow_root}; then the kernel must check their access): the mount's
+     * only user is the one who runs Coffer, and the vault's store checks that user's access to the
+     * ciphertext item that carries each mode (a file's ciphertext file, a folder's storage folder), as
+     * gocryptfs relies on its store. With {@code default_permissions}, every unlink or create drops the
+     * kernel's copy of the folder's attributes and the next request in that folder first asks for
+     * them again: {@code rm -rf} paid one more round trip per file (23% of its time).
      */
-    static final List<String> BUILT_IN = List.of("big_writes", "max_write=131072", "default_permissions",
+    static final List<String> BUILT_IN = List.of("big_writes", "max_write=131072",
             "atomic_o_trunc", "entry_timeout=" + CACHE_SECONDS, "attr_timeout=" + CACHE_SECONDS, "subtype=coffer");
 
     public MountOptions {
@@ -64,10 +72,26 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
         return new MountOptions(readOnly, fuseOptions, fsName, maxWorkers, form);
     }
 
+    /** True if the caller's options let users other than the mounting one in. */
+    boolean sharedWithOthers() {
+        for (String o : fuseOptions) {
+            for (String one : o.split(",")) {
+                String name = one.trim();
+                if (name.equals("allow_other") || name.equals("allow_root")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */
     List<String> arguments(String mountPoint) {
         List<String> args = new ArrayList<>(List.of(fsName, mountPoint, "-f"));
         List<String> opts = new ArrayList<>(BUILT_IN);
+        if (sharedWithOthers()) {
+            opts.add("default_permissions");
+        }
         opts.add("fsname=" + fsName);
         if (readOnly) {
             opts.add("ro");

@@ -2,10 +2,13 @@ package dev.coffer.fuse;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -64,6 +67,26 @@ final class TreeOps {
         Path p = backing.resolve(path);
         Files.createDirectory(p);
         AttributeOps.applyMode(backing, p, mode);
+    }
+
+    /** fsyncs a folder: opened for reading, as on Linux, its channel's force syncs the folder. */
+    void syncFolder(String path) throws IOException {
+        Path p = backing.resolve(path);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(p, StandardOpenOption.READ);
+        } catch (UnsupportedOperationException e) {
+            return;
+        } catch (FileSystemException e) {
+            // A store that cannot open a folder at all (Jimfs, in memory) has nothing to make durable.
+            if (p.getFileSystem() != FileSystems.getDefault() && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            throw e;
+        }
+        try (ch) {
+            ch.force(true);
+        }
     }
 
     void rmdir(String path) throws IOException {

@@ -86,6 +86,24 @@ class RequestCostTest {
     }
 
     /**
+     * fsyncdir after an unlink (SQLite's journal delete, maildir): the unlink left its folder unsynced,
+     * the folder's fsync syncs exactly the storage folder the deleted file was in.
+     */
+    @Test
+    void anFsyncdirSyncsTheStorageFolderOfTheDelete() throws IOException {
+        tree.unlink("/d/f1");
+        String deleted = rec.deleted.get(0);
+        rec.reset();
+        tree.syncFolder("/d");
+        // the folder's pointer (dir.c9r) may be read to find its storage folder; that folder is what is synced
+        assertThat(rec.opened).filteredOn(p -> !p.endsWith("/dir.c9r")).singleElement()
+                .isEqualTo(deleted.substring(0, deleted.lastIndexOf('/')));
+        assertThat(rec.opened).hasSizeLessThanOrEqualTo(2);
+        assertThat(rec.listed).isEmpty();
+        assertThat(rec.deleted).isEmpty();
+    }
+
+    /**
      * rmdir of an empty folder that was listed first (as rm -rf does): the type check (a lookup, and
      * the storage folder's stat: the listing cached the folder), the core's lookup and its own read
      * of {@code dir.c9r} (a delete never trusts a cache), one listing to prove the storage folder

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The front door of every request: {@link HostGuard} (421/403, no detail), the method list (405),
  * the secret path segment and path validation ({@link DavUrls}; anything else is a bare 404, except
- * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the
+ * OPTIONS on {@code /}, which Windows' client sends first and which names no file), the server's
+ * HTTP Basic credential if it has one ({@link DavCredential}; 401 with no body, checked only once
+ * the segment is right, so a client without it learns nothing but that the segment exists), the
  * size limit of XML bodies (413), then dispatch: Coffer's own methods for everything that reads
  * content or changes the tree, and PROPFIND (Depth 0 or 1 only; infinity is refused with
  * {@code propfind-finite-depth}; the body must be well-formed XML): {@link PropfindMethod} streams
@@ -56,10 +58,12 @@ final class DavServlet extends HttpServlet {
     private final transient Preconditions pre;
     private final transient PropPatchMethod propPatch;
     private final transient PropfindMethod propfind;
+    private final transient DavCredential credential;
 
     DavServlet(DavTree tree, HostGuard guard, HttpManager milton, LockManager locks, Preconditions pre, LockMethods lockMethods,
-            ReadAhead readAhead) {
+            ReadAhead readAhead, DavCredential credential) {
         this.tree = tree;
+        this.credential = credential;
         this.guard = guard;
         this.milton = milton;
         this.pre = pre;
@@ -103,6 +107,12 @@ final class DavServlet extends HttpServlet {
         Optional<DavPath> path = tree.urls().fromRawPath(req.getRequestURI());
         if (path.isEmpty()) {
             bare(resp, 404);
+            return;
+        }
+        if (credential != null && !credential.accepts(req.getHeader("Authorization"))) {
+            finishBody(req, resp);
+            resp.setHeader("WWW-Authenticate", "Basic realm=\"Coffer\"");
+            bare(resp, 401);
             return;
         }
         try {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,15 +20,25 @@ import java.util.Set;
  * returned to the writer; gvfs refuses to unmount while such an upload runs ("File system is busy"),
  * but unmounts without complaint while a program still has a file open for writing, and that
  * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
- * s, until no process writes through the mount ({@link OpenWriters}) and gvfs is not busy, then
- * unmounts by force and says what was dropped. The commands run on the given session bus, with
- * {@code LC_ALL=C} (their messages are read here), and with no
- * input, so an authentication prompt fails instead of waiting (the server asks for none).
+ * s, until no process writes through the mount ({@link OpenFilesUnder}) and gvfs is not busy, then
+ * unmounts by force and says what was dropped ({@code coffer serve} stopping). {@link #closeIfIdle}
+ * (an app's lock) waits only a few seconds and then leaves the mount as it is; {@link #closeForcibly}
+ * (the user chose to lock anyway) does not wait. The commands run on the given session bus, with
+ * {@code LC_ALL=C} (their messages are read here). {@code gio mount} of a server that requires a
+ * {@link DavCredential} gets user and password on its standard input, where its password prompt
+ * reads them (gio's mount operation leaves gvfs's default, never to save a password); the other commands, and any second prompt (a wrong
+ * password), get no input and fail instead of waiting.
+ *
+ * <p>A {@code gio mount} that fails or outlives its time limit is killed, and whatever gvfs may
+ * have mounted for it is unmounted by force ({@code gio mount -u -f}): no mount outlives a failed
+ * attempt that Coffer could see.
  *
  * <p>Not responsible for choosing gio over other clients ({@link OsMount}) or for the session.
  */
 final class GioMount implements AutoCloseable {
     static final long BUSY_WAIT_SECONDS = 30;
+    /** How long a lock waits for just-closed files to be uploaded before it calls the mount busy. */
+    static final long IDLE_WAIT_SECONDS = 5;
     private static final String LOCAL_PATH = "local path: ";
 
     private final Path gio;
@@ -55,9 +66,25 @@ final class GioMount implements AutoCloseable {
 
     /** Mounts {@code server} with the gvfs of the session on {@code sessionBus} (a D-Bus address). */
     static GioMount mount(Path gio, String sessionBus, WebDavServer server) throws IOException {
+        return mount(gio, sessionBus, server, Commands.TIMEOUT_SECONDS);
+    }
+
+    /** As {@link #mount(Path, String, WebDavServer)}, giving {@code gio mount} {@code timeoutSeconds}. */
+    static GioMount mount(Path gio, String sessionBus, WebDavServer server, long timeoutSeconds) throws IOException {
         String uri = uri(server);
         GioMount mount = new GioMount(gio, sessionBus, uri, uri);
-        mount.run(List.of(gio.toString(), "mount", uri));
+        DavCredential credential = server.credential();
+        byte[] input = credential == null ? null : credential.clientInput();
+        try {
+            mount.run(List.of(gio.toString(), "mount", uri), input, timeoutSeconds);
+        } catch (IOException e) {
+            mount.unmountLate();
+            throw e;
+        } finally {
+            if (input != null) {
+                Arrays.fill(input, (byte) 0);
+            }
+        }
         String info;
         try {
             info = mount.run(List.of(gio.toString(), "info", "-a", "standard::name", uri));
@@ -89,25 +116,9 @@ final class GioMount implements AutoCloseable {
         if (closed) {
             return;
         }
-        long deadline = System.nanoTime() + BUSY_WAIT_SECONDS * 1_000_000_000L;
-        Set<Long> writers;
-        while (true) {
-            writers = where.startsWith("/") ? new OpenWriters(Path.of("/proc")).under(Path.of(where)) : Set.of();
-            if (writers.isEmpty()) {
-                try {
-                    run(unmount(false));
-                    closed = true;
-                    return;
-                } catch (IOException e) {
-                    if (!isBusy(e)) {
-                        throw e;
-                    }
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
-            pause();
+        Set<Long> writers = unmountWhenIdle(BUSY_WAIT_SECONDS);
+        if (closed) {
+            return;
         }
         run(unmount(true));
         closed = true;
@@ -115,6 +126,57 @@ final class GioMount implements AutoCloseable {
                 ? "gvfs was still busy uploading after " + BUSY_WAIT_SECONDS + " s; unmounted by force: what it had not uploaded is not in the vault"
                 : "files were still open for writing through the mount after " + BUSY_WAIT_SECONDS + " s (process " + writers
                         + "); unmounted by force: what was written to them is not in the vault");
+    }
+
+    /**
+     * Unmounts if nothing writes through the mount and gvfs has finished uploading within
+     * {@value #IDLE_WAIT_SECONDS} s; else leaves it mounted.
+     *
+     * @throws OsMountBusyException if it is still in use (naming the writing processes)
+     */
+    synchronized void closeIfIdle() throws IOException {
+        if (closed) {
+            return;
+        }
+        Set<Long> writers = unmountWhenIdle(IDLE_WAIT_SECONDS);
+        if (!closed) {
+            throw new OsMountBusyException(writers.isEmpty() ? "gvfs is still uploading files written through " + where
+                    : "files are open for writing through " + where + " (process " + writers + ")");
+        }
+    }
+
+    /** Unmounts at once, even while programs write through the mount (their writes are dropped). */
+    synchronized void closeForcibly() throws IOException {
+        if (!closed) {
+            run(unmount(true));
+            closed = true;
+        }
+    }
+
+    /**
+     * Tries to unmount while no process writes through the mount, for up to {@code seconds}; sets
+     * {@link #closed} when it did. Returns the writers seen last (empty if gvfs was only busy).
+     */
+    private Set<Long> unmountWhenIdle(long seconds) throws IOException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (true) {
+            Set<Long> writers = where.startsWith("/") ? new OpenFilesUnder(Path.of("/proc")).writers(Path.of(where)) : Set.of();
+            if (writers.isEmpty()) {
+                try {
+                    run(unmount(false));
+                    closed = true;
+                    return writers;
+                } catch (IOException e) {
+                    if (!isBusy(e)) {
+                        throw e;
+                    }
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                return writers;
+            }
+            pause();
+        }
     }
 
     private List<String> unmount(boolean force) {
@@ -126,10 +188,32 @@ final class GioMount implements AutoCloseable {
         return cmd;
     }
 
+    /**
+     * After a failed or timed-out {@code gio mount}: gvfs may have mounted it (or finish mounting it)
+     * although gio gave up; unmount by force whatever is there. A failure here (nothing mounted) is
+     * the expected case.
+     */
+    private void unmountLate() {
+        boolean interrupted = Thread.interrupted(); // else an interrupted mount's unmount would end at once, undone
+        try {
+            run(unmount(true));
+        } catch (IOException e) {
+            // nothing was mounted
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** Runs a gio command; its error names the server's port but not its secret segment. */
     private String run(List<String> command) throws IOException {
+        return run(command, null, Commands.TIMEOUT_SECONDS);
+    }
+
+    private String run(List<String> command, byte[] input, long timeoutSeconds) throws IOException {
         try {
-            return Commands.run(command, environment);
+            return Commands.run(command, environment, input, timeoutSeconds);
         } catch (IOException e) {
             String secret = URI.create(uri).getPath().replace("/", "");
             throw new IOException(String.valueOf(e.getMessage()).replace(secret, "SECRET"));

@@ -11,15 +11,30 @@ import java.util.Optional;
  * unattended, and says how elsewhere. Linux: {@code gio mount} (GNOME's gvfs, {@link GioMount}) in
  * a desktop session with a D-Bus session bus, else (or when gio fails there) davfs2 when running as
  * root ({@link Davfs2Mount}, at a new folder in the temp folder). macOS and Windows: the command to
- * type ({@link #instructions}). {@link #close} unmounts before the server stops.
+ * type ({@link #instructions}). {@link #close} unmounts before the server stops. A server started
+ * with {@link WebDavServer#startWithCredential} has its credential handed to gio or davfs2 on their
+ * standard input; macOS's and Windows' commands are for a server without one (Windows' WebClient
+ * refuses Basic authentication over plain HTTP).
  *
  * <p>Not responsible for serving, or for the limits of the clients (docs/webdav.md lists them).
  */
 public final class OsMount implements AutoCloseable {
     private final String where;
-    private final AutoCloseable unmount;
+    private final Unmount unmount;
 
-    private OsMount(String where, AutoCloseable unmount) {
+    /** The three ways to end a mount; each does nothing once one of them succeeded. */
+    private interface Unmount {
+        /** Waits for writers a while, then unmounts anyway ({@code coffer serve} stopping). */
+        void close() throws IOException;
+
+        /** Unmounts if not in use, else throws {@link OsMountBusyException} and stays mounted. */
+        void closeIfIdle() throws IOException;
+
+        /** Unmounts at once. */
+        void closeForcibly() throws IOException;
+    }
+
+    private OsMount(String where, Unmount unmount) {
         this.where = where;
         this.unmount = unmount;
     }
@@ -41,7 +56,22 @@ public final class OsMount implements AutoCloseable {
         if (gio.isPresent() && session != null && !session.isEmpty()) {
             try {
                 GioMount m = GioMount.mount(gio.get(), session, server);
-                return new OsMount(m.where(), m);
+                return new OsMount(m.where(), new Unmount() {
+                    @Override
+                    public void close() throws IOException {
+                        m.close();
+                    }
+
+                    @Override
+                    public void closeIfIdle() throws IOException {
+                        m.closeIfIdle();
+                    }
+
+                    @Override
+                    public void closeForcibly() throws IOException {
+                        m.closeForcibly();
+                    }
+                });
             } catch (IOException e) {
                 if (!davfs2) {
                     throw new IOException("gio mount failed (is gvfs-backends installed?): " + e.getMessage(), e);
@@ -53,7 +83,7 @@ public final class OsMount implements AutoCloseable {
             return mountWithDavfs2(server);
         }
         throw new IOException("no WebDAV client to mount with: run in a desktop session with gvfs (gio), or as root with davfs2 "
-                + "installed; or mount " + server.url() + " yourself");
+                + "installed" + (server.requiresCredential() ? "" : "; or mount " + server.url() + " yourself"));
     }
 
     /**
@@ -68,13 +98,31 @@ public final class OsMount implements AutoCloseable {
     private static OsMount mountWithDavfs2(WebDavServer server) throws IOException {
         Path mnt = Files.createTempDirectory("coffer-webdav-");
         try {
-            Davfs2Mount m = Davfs2Mount.mount(server.url(), mnt);
-            return new OsMount(mnt.toString(), () -> {
-                m.close();
-                Files.deleteIfExists(mnt);
+            Davfs2Mount m = Davfs2Mount.mount(server, mnt);
+            return new OsMount(mnt.toString(), new Unmount() {
+                @Override
+                public void close() throws IOException {
+                    m.close();
+                    Files.deleteIfExists(mnt);
+                }
+
+                @Override
+                public void closeIfIdle() throws IOException {
+                    close(); // umount refuses a busy davfs2 mount itself
+                }
+
+                @Override
+                public void closeForcibly() throws IOException {
+                    m.closeForcibly();
+                    Files.deleteIfExists(mnt);
+                }
             });
-        } catch (IOException e) {
-            Files.deleteIfExists(mnt);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(mnt);
+            } catch (IOException | RuntimeException deleting) {
+                e.addSuppressed(deleting); // e.g. a late mount there: the mount's own error is the one to report
+            }
             throw e;
         }
     }
@@ -92,15 +140,27 @@ public final class OsMount implements AutoCloseable {
                 + "   (WebClient service; files over 50 MB need FileSizeLimitInBytes raised, see docs/webdav.md)";
     }
 
-    /** Unmounts; the server must still be running (clients upload what they cached). */
+    /**
+     * Unmounts, waiting a while for programs still writing through it and then unmounting anyway
+     * (for a server that is stopping); the server must still be running (clients upload what they cached).
+     */
     @Override
     public void close() throws IOException {
-        try {
-            unmount.close();
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("unmounting failed", e);
-        }
+        unmount.close();
+    }
+
+    /**
+     * Unmounts if nothing uses the mount (an app's lock).
+     *
+     * @throws OsMountBusyException if programs still write through it: it stays mounted, and the
+     *                              server must keep running
+     */
+    public void closeIfIdle() throws IOException {
+        unmount.closeIfIdle();
+    }
+
+    /** Unmounts at once, even while programs write through it (the user chose to lock anyway). */
+    public void closeForcibly() throws IOException {
+        unmount.closeForcibly();
     }
 }

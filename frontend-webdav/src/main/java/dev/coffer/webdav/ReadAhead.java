@@ -7,63 +7,106 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Sends a region of a file to a client with the reading done ahead: chunks are queued for a small
- * pool of workers, which read them through the channel's positional read while the request thread
- * writes earlier chunks to the socket. In a vault every read decrypts and authenticates, and the
- * vault lets readers of one file run in parallel, so on an idle machine the workers and the
- * request thread decrypt on all cores at once. The request thread never waits for a chunk nobody
- * has started: it reads that one itself (the pool then skips it), so on a machine whose cores are
- * all busy the copy degrades to a plain sequential one instead of waiting for workers to be
- * scheduled. Chunks are 256 KiB (64 of the vault's 4 KiB content units) in heap arrays that the
- * vault decrypts into directly and the servlet writes without another copy; at most workers + 2
- * chunks per request are in flight, and their buffers are reused.
+ * Sends a region of a file to a client with the reading spread over the cores: the region is cut
+ * into chunks, queued in order for a pool of one worker per core, which read them through the
+ * channel's positional read (in a vault every read decrypts and authenticates, and the vault lets
+ * readers of one file run in parallel). The request thread writes the chunks to the socket in
+ * order; it reads the next one itself only when no worker has started it, so on a machine whose
+ * cores are all busy the copy degrades to a plain sequential one instead of waiting for workers to
+ * be scheduled. It helps with no other chunk: where decrypting is cheap (SIV_XTS) that would delay
+ * the socket writes, which then bound the copy (docs/webdav.md, "GET"). Chunks are
+ * 256 KiB (64 of the vault's 4 KiB content units) in heap arrays that the vault decrypts into
+ * directly and the servlet writes without another copy; at most {@code 2 * (workers + 1)} chunks per
+ * request are in flight, and their buffers are reused. Server-wide, at most {@value #MAX_CHUNKS}
+ * chunk buffers (16 MiB) are in use at once: a request that finds too few left (many GETs at once)
+ * copies sequentially with one buffer, so many clients cannot make the server hold unbounded memory.
  *
  * <p>Not responsible for HTTP (ranges, headers: {@link ReadMethods}) or for opening and closing the
  * channel (the caller owns it; it must stay open until {@link #copy} returns).
  */
 final class ReadAhead implements AutoCloseable {
     static final int CHUNK = 256 << 10;
+    /** Chunk buffers the whole server may hold for read-ahead at once. */
+    static final int MAX_CHUNKS = 64;
+    static final String WORKERS_PROPERTY = "coffer.webdav.readAheadWorkers";
     private final int chunk;
-    /** Chunks queued per request: enough that a worker always finds the next one while the others are written. */
+    /** Chunks in flight per request: enough that every worker finds one to read while others wait to be written. */
     private final int depth;
     private final ExecutorService pool;
+    private final Semaphore buffers;
 
     ReadAhead(int workers) {
         this(workers, CHUNK);
     }
 
     ReadAhead(int workers, int chunk) {
-        AtomicInteger n = new AtomicInteger();
+        this(newPool(workers), workers, chunk);
+    }
+
+    /** With the given pool of {@code workers} threads (tests: workers that never get to run). */
+    ReadAhead(ExecutorService pool, int workers, int chunk) {
+        this(pool, workers, chunk, MAX_CHUNKS);
+    }
+
+    /** With at most {@code maxChunks} chunk buffers server-wide (tests: a small budget). */
+    ReadAhead(ExecutorService pool, int workers, int chunk, int maxChunks) {
+        this.pool = pool;
         this.chunk = chunk;
-        this.depth = workers + 2;
-        this.pool = Executors.newFixedThreadPool(workers, r -> {
+        this.depth = 2 * (workers + 1);
+        this.buffers = new Semaphore(Math.max(maxChunks, depth)); // one request can always read ahead
+    }
+
+    /** Chunk buffers the server could still hand out (for tests). */
+    int buffersAvailable() {
+        return buffers.availablePermits();
+    }
+
+    /** Null for no workers: the request thread then reads every chunk itself. */
+    private static ExecutorService newPool(int workers) {
+        if (workers == 0) {
+            return null;
+        }
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "coffer-webdav-readahead-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
     }
 
-    /** One worker per core besides the request thread's own (at least one). */
+    /**
+     * One worker per core (the request thread mostly writes); or as many as the system property
+     * {@value #WORKERS_PROPERTY} says (0: the request thread alone, for A/B measurements).
+     */
     static ReadAhead perCore() {
-        return new ReadAhead(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+        int workers = Integer.getInteger(WORKERS_PROPERTY, Runtime.getRuntime().availableProcessors());
+        return new ReadAhead(Math.max(0, workers));
     }
 
     /** Writes {@code length} bytes of {@code ch} from {@code position} to {@code out}. */
     void copy(FileChannel ch, long position, long length, OutputStream out) throws IOException {
-        if (length <= chunk) {
-            copySequential(ch, position, length, out);
+        if (length <= chunk || !buffers.tryAcquire(depth)) {
+            copySequential(ch, position, length, out); // small, or the server's read-ahead budget is in use
             return;
         }
-        ArrayDeque<FutureTask<byte[]>> inFlight = new ArrayDeque<>();
+        try {
+            copyAhead(ch, position, length, out);
+        } finally {
+            buffers.release(depth);
+        }
+    }
+
+    private void copyAhead(FileChannel ch, long position, long length, OutputStream out) throws IOException {
+        ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
         ArrayDeque<byte[]> free = new ArrayDeque<>();
         long end = position + length;
         long next = position;
@@ -72,56 +115,36 @@ final class ReadAhead implements AutoCloseable {
                 inFlight.add(submit(ch, next, end, free));
                 next += chunk;
             }
-            long written = position;
             while (!inFlight.isEmpty()) {
-                FutureTask<byte[]> task = inFlight.poll();
-                task.run(); // reads it here unless a worker has started it (then this returns at once)
-                byte[] data = await(task);
-                int n = (int) Math.min(chunk, end - written);
-                out.write(data, 0, n);
-                written += n;
-                free.push(data);
+                Chunk head = inFlight.poll();
+                head.claimAndRead(); // reads it here unless a worker has started it (then this returns at once)
+                out.write(head.await(), 0, head.length);
+                free.push(head.buffer);
                 if (next < end) {
                     inFlight.add(submit(ch, next, end, free));
                     next += chunk;
                 }
             }
         } finally {
-            // The client went away or a read failed: what is still being read is not needed.
-            inFlight.forEach(f -> f.cancel(false));
+            // The client went away or a read failed: what nobody has started is not needed, and what a
+            // worker is reading is waited for, so no read outlives this call (the caller closes the channel).
+            inFlight.forEach(Chunk::cancel);
+            inFlight.forEach(Chunk::awaitQuietly);
         }
     }
 
-    private FutureTask<byte[]> submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
+    private Chunk submit(FileChannel ch, long from, long end, ArrayDeque<byte[]> free) {
         byte[] buf = free.isEmpty() ? new byte[chunk] : free.pop();
-        int len = (int) Math.min(chunk, end - from);
-        FutureTask<byte[]> task = new FutureTask<>(() -> {
-            readFully(ch, ByteBuffer.wrap(buf, 0, len), from);
-            return buf;
-        });
-        pool.execute(task);
-        return task;
-    }
-
-    private static byte[] await(Future<byte[]> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while reading ahead");
-        } catch (CancellationException e) {
-            throw new IOException("read ahead was cancelled", e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException io) {
-                throw io;
-            } else if (c instanceof UncheckedIOException u) {
-                throw u.getCause();
-            } else if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IOException("read ahead failed", c);
+        Chunk c = new Chunk(ch, from, buf, (int) Math.min(chunk, end - from));
+        if (pool == null) {
+            return c; // the request thread reads it
         }
+        try {
+            pool.execute(c);
+        } catch (RejectedExecutionException e) {
+            // The server is stopping: the request thread reads this chunk itself.
+        }
+        return c;
     }
 
     /** The same copy in the calling thread alone, for small regions. */
@@ -156,6 +179,95 @@ final class ReadAhead implements AutoCloseable {
      */
     @Override
     public void close() {
-        pool.shutdown();
+        if (pool != null) {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * One chunk of a copy: read exactly once, by whichever thread claims it first (a worker, or the
+     * request thread when it needs the chunk next), or never when cancelled first. Its outcome is published by the latch.
+     */
+    private static final class Chunk implements Runnable {
+        private final FileChannel channel;
+        private final long position;
+        final byte[] buffer;
+        final int length;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private final CountDownLatch done = new CountDownLatch(1);
+        private Throwable failure;
+
+        Chunk(FileChannel channel, long position, byte[] buffer, int length) {
+            this.channel = channel;
+            this.position = position;
+            this.buffer = buffer;
+            this.length = length;
+        }
+
+        @Override
+        public void run() {
+            claimAndRead();
+        }
+
+        /** Reads the chunk unless another thread claimed it; true if this call read it. */
+        boolean claimAndRead() {
+            if (!claimed.compareAndSet(false, true)) {
+                return false;
+            }
+            try {
+                readFully(channel, ByteBuffer.wrap(buffer, 0, length), position);
+            } catch (Throwable t) { // handed to the request thread, which rethrows it
+                failure = t;
+            } finally {
+                done.countDown();
+            }
+            return true;
+        }
+
+        /** Makes sure nobody starts it; a read already running finishes and is ignored. */
+        void cancel() {
+            if (claimed.compareAndSet(false, true)) {
+                failure = new IOException("read ahead was cancelled");
+                done.countDown();
+            }
+        }
+
+        /** Waits until it is read or cancelled, ignoring its outcome (a copy that is ending anyway). */
+        void awaitQuietly() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Waits until it is read; the buffer, or the read's failure. */
+        byte[] await() throws IOException {
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while reading ahead");
+            }
+            if (failure == null) {
+                return buffer;
+            } else if (failure instanceof IOException io) {
+                throw io;
+            } else if (failure instanceof UncheckedIOException u) {
+                throw u.getCause();
+            } else if (failure instanceof RuntimeException r) {
+                throw r;
+            } else if (failure instanceof Error e) {
+                throw e;
+            }
+            throw new IOException("read ahead failed", failure);
+        }
     }
 }

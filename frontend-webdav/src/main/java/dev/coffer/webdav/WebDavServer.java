@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -23,6 +24,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * length (64-bit Content-Length, chunked) and stops gracefully. {@link #close} stops it; the tree
  * itself (e.g. the vault's file system) stays open and belongs to the caller.
  *
+ * <p>A server started with {@link #startWithCredential} (for a mount Coffer makes itself, where the
+ * URL is readable by other local users) also requires HTTP Basic with a per-server password
+ * ({@link DavCredential}), which only {@link OsMount} hands on; {@link #close} wipes it.
+ *
  * <p>Not responsible for unlocking or locking a vault, or for mounting ({@link OsMount}).
  */
 public final class WebDavServer implements AutoCloseable {
@@ -33,12 +38,14 @@ public final class WebDavServer implements AutoCloseable {
     private final ReadAhead readAhead;
     private final DavUrls urls;
     private final int port;
+    private final DavCredential credential;
 
-    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port) {
+    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port, DavCredential credential) {
         this.jetty = jetty;
         this.readAhead = readAhead;
         this.urls = urls;
         this.port = port;
+        this.credential = credential;
     }
 
     /**
@@ -47,6 +54,28 @@ public final class WebDavServer implements AutoCloseable {
      * @throws java.net.BindException if the port is in use
      */
     public static WebDavServer start(Path root, int port) throws IOException {
+        return start(root, port, null);
+    }
+
+    /**
+     * As {@link #start}, but every request below the secret segment must also carry the server's own
+     * HTTP Basic credential (else 401), which {@link OsMount#mount} hands to the OS client.
+     *
+     * @throws java.net.BindException if the port is in use
+     */
+    public static WebDavServer startWithCredential(Path root, int port) throws IOException {
+        return start(root, port, DavCredential.random());
+    }
+
+    private static WebDavServer start(Path root, int port, DavCredential credential) throws IOException {
+        return start(root, port, credential, startedPort -> {});
+    }
+
+    /**
+     * As the public starts, with {@code credential} (null: none), calling {@code afterJettyStart} with the
+     * bound port once Jetty runs (tests: a failure there must still stop Jetty and wipe the credential).
+     */
+    static WebDavServer start(Path root, int port, DavCredential credential, IntConsumer afterJettyStart) throws IOException {
         DavUrls urls = DavUrls.random();
         DavTree tree = new DavTree(root, urls);
         LockManager locks = new LockManager();
@@ -75,21 +104,29 @@ public final class WebDavServer implements AutoCloseable {
         server.setHandler(context);
         server.setErrorHandler(new BareErrors());
         context.setErrorHandler(new BareErrors());
+        ReadAhead readAhead = null;
         try {
             server.start();
-        } catch (IOException e) {
+            int actualPort = connector.getLocalPort();
+            afterJettyStart.accept(actualPort);
+            readAhead = ReadAhead.perCore();
+            DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
+                    readAhead, credential);
+            context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
+            return new WebDavServer(server, readAhead, urls, actualPort, credential);
+        } catch (IOException | RuntimeException | Error e) {
+            // nothing may keep running, or keep the credential, once start fails
             stopQuietly(server);
+            if (readAhead != null) {
+                readAhead.close();
+            }
+            wipe(credential);
             throw e;
         } catch (Exception e) {
             stopQuietly(server);
+            wipe(credential);
             throw new IOException("cannot start the WebDAV server", e);
         }
-        int actualPort = connector.getLocalPort();
-        ReadAhead readAhead = ReadAhead.perCore();
-        DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
-                readAhead);
-        context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
-        return new WebDavServer(server, readAhead, urls, actualPort);
     }
 
     private static HttpManager milton(DavTree tree, LockManager locks, LockMethods lockMethods) {
@@ -124,6 +161,16 @@ public final class WebDavServer implements AutoCloseable {
         return urls.secret();
     }
 
+    /** Whether requests must carry the server's HTTP Basic credential ({@link #startWithCredential}). */
+    public boolean requiresCredential() {
+        return credential != null;
+    }
+
+    /** The credential an OS client must send, or null if the server requires none. */
+    DavCredential credential() {
+        return credential;
+    }
+
     /** Blocks until the server has stopped (by {@link #close}, e.g. from a shutdown hook). */
     public void awaitStop() throws InterruptedException {
         jetty.join();
@@ -138,6 +185,13 @@ public final class WebDavServer implements AutoCloseable {
             throw new IOException("stopping the WebDAV server failed", e);
         } finally {
             readAhead.close();
+            wipe(credential);
+        }
+    }
+
+    private static void wipe(DavCredential credential) {
+        if (credential != null) {
+            credential.wipe();
         }
     }
 

@@ -29,6 +29,13 @@ class OsMountTest {
     }
 
     @Test
+    void davfs2sErrorsNameTheUrlWithoutItsSecret() {
+        String url = "http://127.0.0.1:4242/AbC-d_eFgH/";
+        assertThat(Davfs2Mount.withoutSecret("mount.davfs: Please enter the username to authenticate with server\n" + url + " or hit enter for none.", url))
+                .isEqualTo("mount.davfs: Please enter the username to authenticate with server\nhttp://127.0.0.1:4242/SECRET/ or hit enter for none.");
+    }
+
+    @Test
     void gioMountsTheSecretSegmentAndFindsGvfsFusesFolder() throws Exception {
         try (WebDavServer server = WebDavServer.start(Files.createDirectory(tmp.resolve("root")), 0)) {
             assertThat(GioMount.uri(server)).isEqualTo("dav://127.0.0.1:" + server.port() + "/" + server.secretSegment() + "/");

@@ -37,6 +37,25 @@ final class RawHttp {
         }
     }
 
+    /**
+     * Sends {@code request} exactly as given (head, blank line, body: the caller frames it, e.g.
+     * chunked), then reads the answer; a write the server cut short (it answered and closed before
+     * reading everything) still reads the answer it sent.
+     */
+    static Answer sendExact(int port, byte[] request) throws IOException {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(30_000);
+            try {
+                OutputStream out = s.getOutputStream();
+                out.write(request);
+                out.flush();
+            } catch (IOException cutShort) {
+                // the answer, if any, is already on its way
+            }
+            return read(s.getInputStream());
+        }
+    }
+
     static Answer send(int port, String head) throws IOException {
         return send(port, head, new byte[0]);
     }

@@ -13,6 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ReadAhead} on a real vault file of several chunks: regions starting and ending inside,
  * at and across chunk boundaries come out byte for byte, through the class and through GET with
  * Range; a client that goes away mid-copy ends the copy with its error and leaves the workers
- * serving the next one; a file that shrinks under the copy is an error, not short content.
+ * serving the next one; with its workers stuck elsewhere the request thread reads every chunk
+ * itself, as it does with no workers; a file that shrinks under the copy is an error, not short content.
  */
 class ReadAheadTest {
     private static final int CHUNK = ReadAhead.CHUNK;
@@ -103,10 +109,89 @@ class ReadAheadTest {
     }
 
     @Test
+    void workersThatNeverRunLeaveEveryChunkToTheRequestThread() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService stuck = Executors.newSingleThreadExecutor();
+        stuck.execute(() -> awaitQuietly(release)); // the one worker is busy elsewhere for the whole copy
+        try (ReadAhead alone = new ReadAhead(stuck, 1, CHUNK); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            alone.copy(ch, 3, content.length - 3, out);
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 3, content.length));
+        } finally {
+            release.countDown();
+        }
+        assertThat(stuck.awaitTermination(10, TimeUnit.SECONDS)).isTrue(); // the queued chunks were no-ops
+    }
+
+    @Test
+    void withoutWorkersTheRequestThreadReadsAlone() throws IOException {
+        try (ReadAhead alone = new ReadAhead(0); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            alone.copy(ch, CHUNK + 1, content.length - CHUNK - 2, out);
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(content, CHUNK + 1, content.length - 1));
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void aFileThatShrinksUnderTheCopyIsAnError() throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             assertThatThrownBy(() -> readAhead.copy(ch, 0, content.length + 3L * CHUNK, OutputStream.nullOutputStream()))
                     .isInstanceOf(IOException.class).hasMessageContaining("shrank");
+        }
+    }
+
+    /**
+     * The server-wide budget of chunk buffers: while one copy holds it (its client reads slowly), a
+     * second copy still completes, sequentially with one buffer; afterwards the whole budget is back.
+     */
+    @Test
+    void copiesBeyondTheServersBufferBudgetGoSequentialAndTheBudgetComesBack() throws Exception {
+        try (ReadAhead bounded = new ReadAhead(Executors.newFixedThreadPool(1), 1, CHUNK, 4);
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertThat(bounded.buffersAvailable()).isEqualTo(4);
+            CountDownLatch firstWriting = new CountDownLatch(1);
+            CountDownLatch letFirstGo = new CountDownLatch(1);
+            ByteArrayOutputStream firstOut = new ByteArrayOutputStream();
+            OutputStream slowClient = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    firstWriting.countDown();
+                    awaitQuietly(letFirstGo);
+                    firstOut.write(b, off, len);
+                }
+            };
+            ExecutorService requests = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> first = requests.submit(() -> {
+                    bounded.copy(ch, 0, content.length, slowClient);
+                    return null;
+                });
+                assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(bounded.buffersAvailable()).as("the first copy holds the budget").isZero();
+                ByteArrayOutputStream secondOut = new ByteArrayOutputStream();
+                bounded.copy(ch, 5, content.length - 5, secondOut);
+                assertThat(secondOut.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 5, content.length));
+                letFirstGo.countDown();
+                first.get(30, TimeUnit.SECONDS);
+                assertThat(firstOut.toByteArray()).isEqualTo(content);
+            } finally {
+                letFirstGo.countDown();
+                requests.shutdownNow();
+            }
+            assertThat(bounded.buffersAvailable()).isEqualTo(4);
         }
     }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * Test fixture: a new vault in a temp folder, unlocked and served over WebDAV on a free loopback
- * port. {@link #close} stops the server and locks the vault.
+ * port (optionally with a credential). {@link #close} stops the server and locks the vault.
  */
 final class ServedVault implements AutoCloseable {
     /** Cheap key derivation: the tests are about WebDAV, not scrypt. */
@@ -20,9 +20,24 @@ final class ServedVault implements AutoCloseable {
     final WebDavServer server;
 
     ServedVault(Path tmp) throws IOException {
+        this(tmp, false);
+    }
+
+    /** With {@code credential}: a server that also requires its HTTP Basic credential. */
+    ServedVault(Path tmp, boolean credential) throws IOException {
         fs = CofferFileSystems.create(tmp.resolve("vault"), "test passphrase".toCharArray(), FAST);
         root = fs.getPath("/");
-        server = WebDavServer.start(root, 0);
+        server = credential ? WebDavServer.startWithCredential(root, 0) : WebDavServer.start(root, 0);
+    }
+
+    /** The password of the server's credential (tests only: production code never makes it a String). */
+    String password() {
+        return password(server);
+    }
+
+    static String password(WebDavServer server) {
+        String lines = new String(server.credential().clientInput(), java.nio.charset.StandardCharsets.US_ASCII);
+        return lines.split("\n")[1];
     }
 
     String url() {

@@ -28,6 +28,11 @@ final class Foreground {
     static void hold(Session session, String hookName) throws IOException, InterruptedException {
         Thread hook = new Thread(session::stopOnSignal, hookName);
         Runtime.getRuntime().addShutdownHook(hook);
+        hold(session, hook);
+    }
+
+    /** As {@link #hold(Session, String)}, with {@code hook} already installed (it ends {@code session} on a signal). */
+    static void hold(Session session, Thread hook) throws IOException, InterruptedException {
         session.awaitEnd();
         session.lock(); // ended by itself: lock here (after a signal, the hook does it and this never runs)
         try {

@@ -17,7 +17,11 @@ import picocli.CommandLine.Parameters;
  * {@code coffer serve VAULT [--port N] [--mount]}: unlocks the vault, serves it over WebDAV on the
  * loopback interface ({@code frontend-webdav}), prints the URL, optionally mounts it with the OS's
  * own client, and stays in the foreground until SIGINT or SIGTERM; then unmounts, stops and locks
- * the vault ({@link ServeSession}).
+ * the vault ({@link ServeSession}). With {@code --mount} where Coffer mounts itself (Linux), the
+ * server requires its HTTP Basic credential, which only the mount gets; if the mount fails, that
+ * server stops and one without a credential serves a new URL instead, which is printed (as it is
+ * without {@code --mount}). A signal while mounting stops the mount tools, the server and locks
+ * ({@link MountingGuard}).
  *
  * <p>Not responsible for the server ({@code frontend-webdav}) or for the vault (core).
  */
@@ -25,7 +29,9 @@ import picocli.CommandLine.Parameters;
     "Unlocks the vault and serves it over WebDAV on 127.0.0.1 only, at a URL with an unguessable path; prints the "
             + "URL and stays in the foreground. Ctrl-C (SIGINT) or SIGTERM stops serving and locks the vault.",
     "Use it where FUSE is missing: file managers (Windows Explorer, macOS Finder, GNOME Files, Dolphin) and davfs2 "
-            + "mount the URL. Anyone who knows the URL and can connect to 127.0.0.1 can read and change the files."})
+            + "mount the URL. Anyone who knows the URL and can connect to 127.0.0.1 can read and change the files.",
+    "With --mount on Linux the server also requires a password that only the mount is given (on its standard input), "
+            + "so the URL alone, which other local users can see in the mount table, opens nothing."})
 final class ServeCommand implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -59,9 +65,57 @@ final class ServeCommand implements Callable<Integer> {
         }
         // Held until the process ends: `coffer check --repair` refuses while the vault is served.
         VaultUseLock inUse = Vaults.holdInUse(fs, vault);
-        WebDavServer server;
+        // Coffer's own mount puts the URL where other local users can read it: that server also
+        // requires a credential, which only the mount gets. Without --mount the URL is the user's.
+        boolean mountHere = mount && OsMount.canMountHere();
+        WebDavServer server = start(fs, inUse, mountHere);
+        OsMount osMount = null;
+        MountingGuard guard = null;
+        if (mountHere) {
+            guard = new MountingGuard(server, fs, ctx.err()); // a signal while mounting must stop the mount tools too
+            try {
+                osMount = mount(server, guard);
+                if (guard.signalled()) {
+                    guard.awaitHalt();
+                }
+                if (osMount == null) {
+                    // nothing can use the credential: serve the URL alone, at a new secret (a late mount of
+                    // the old one finds nothing)
+                    try {
+                        server.close();
+                    } catch (IOException e) {
+                        ctx.err().println("coffer: stopping the server failed: " + ExitCodes.message(e));
+                    }
+                    server = start(fs, inUse, false);
+                }
+            } catch (Exception | Error e) {
+                guard.cancel();
+                throw e;
+            }
+        }
+        ctx.out().println(server.url());
+        ctx.out().flush();
+        if (mount && !mountHere) {
+            ctx.err().println("coffer: to mount it:\n" + OsMount.instructions(server));
+        }
+        ctx.err().println("coffer: serving on 127.0.0.1 only; Ctrl-C stops serving and locks the vault");
         try {
-            server = WebDavServer.start(fs.getPath("/"), port);
+            ServeSession session = new ServeSession(server, osMount, fs, ctx.err());
+            if (guard == null) {
+                Foreground.hold(session, "coffer-stop-serving");
+            } else {
+                Foreground.hold(session, guard.handOver(session));
+            }
+        } finally {
+            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Starts the server (with a credential for Coffer's own mount); if it cannot start, locks the vault and says why. */
+    private WebDavServer start(CofferFileSystem fs, VaultUseLock inUse, boolean withCredential) throws IOException, CliException {
+        try {
+            return withCredential ? WebDavServer.startWithCredential(fs.getPath("/"), port) : WebDavServer.start(fs.getPath("/"), port);
         } catch (IOException e) {
             inUse.close();
             fs.close();
@@ -75,31 +129,31 @@ final class ServeCommand implements Callable<Integer> {
             fs.close();
             throw e;
         }
-        ctx.out().println(server.url());
-        ctx.out().flush();
-        OsMount osMount = mount ? mount(server) : null;
-        ctx.err().println("coffer: serving on 127.0.0.1 only; Ctrl-C stops serving and locks the vault");
-        try {
-            Foreground.hold(new ServeSession(server, osMount, fs, ctx.err()), "coffer-stop-serving");
-        } finally {
-            inUse.close(); // after a signal the process ends, and the kernel drops the lock with it
-        }
-        return ExitCodes.OK;
     }
 
-    /** Mounts where Coffer can; otherwise says how. Serving goes on either way. */
-    private OsMount mount(WebDavServer server) {
-        if (!OsMount.canMountHere()) {
-            ctx.err().println("coffer: to mount it:\n" + OsMount.instructions(server));
-            return null;
-        }
+    /** Mounts with the OS's client; null (having said why, unless a signal ended the mounting) if it cannot. */
+    private OsMount mount(WebDavServer server, MountingGuard guard) {
+        OsMount m = null;
         try {
-            OsMount m = OsMount.mount(server);
-            ctx.err().println("coffer: mounted at " + m.where());
+            m = OsMount.mount(server);
+            if (!guard.signalled()) {
+                ctx.err().println("coffer: mounted at " + m.where());
+            }
             return m;
         } catch (IOException e) {
-            ctx.err().println("coffer: not mounted: " + ExitCodes.message(e));
+            if (!guard.signalled()) {
+                ctx.err().println("coffer: not mounted: " + ExitCodes.message(e));
+            }
             return null;
+        } catch (RuntimeException | Error e) {
+            try {
+                server.close(); // nothing may keep running with the credential
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        } finally {
+            guard.mountingEnded(m);
         }
     }
 

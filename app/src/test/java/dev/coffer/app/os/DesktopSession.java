@@ -156,10 +156,20 @@ public final class DesktopSession implements AutoCloseable {
         Path gvfs = runtimeDir().resolve("gvfs");
         try {
             if (Files.readString(Path.of("/proc/mounts")).contains(" " + gvfs + " ")) {
-                Process p = new ProcessBuilder("fusermount", "-u", gvfs.toString()).redirectErrorStream(true).start();
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    throw new AssertionError("fusermount -u " + gvfs + " failed: " + out);
+                Path log = Files.createTempFile("fusermount", ".log");
+                try {
+                    // output to a file, not a pipe: reading a pipe to its end would wait forever on a hung fusermount
+                    Process p = new ProcessBuilder("fusermount", "-u", gvfs.toString()).redirectErrorStream(true)
+                            .redirectOutput(log.toFile()).start();
+                    boolean ended = p.waitFor(30, TimeUnit.SECONDS);
+                    if (!ended) {
+                        p.destroyForcibly();
+                    }
+                    if (!ended || p.exitValue() != 0) {
+                        throw new AssertionError("fusermount -u " + gvfs + " failed: " + Files.readString(log));
+                    }
+                } finally {
+                    Files.deleteIfExists(log);
                 }
             }
         } catch (IOException e) {

@@ -78,6 +78,10 @@ public final class ContentKeys implements Destroyable {
         if (cryptor.isDestroyed()) {
             return;
         }
+        if (cryptor.isParked()) {
+            // Queued twice, it would be lent to two files at once and encrypt one under the other's key.
+            throw new IllegalStateException("cryptor handed back twice");
+        }
         if (destroyed || idle.size() >= MAX_IDLE) {
             cryptor.destroy();
             return;

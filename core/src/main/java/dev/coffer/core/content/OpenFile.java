@@ -27,9 +27,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * A cryptor is not thread-safe, so a read uses the file's own cryptor when it is free, and
  * otherwise a second cryptor opened from the same header ({@link Decryptor}), kept for the next read.
  *
- * <p>Read-ahead: a read of at least {@link ReadAhead#MIN_UNITS} units that continues the last one
- * has the next batch's ciphertext read by a reader thread while it decrypts its own ({@link ReadAhead});
- * every change and close first waits for and drops it, so no read sees ciphertext from before a write.
+ * <p>Decrypt-ahead: reads of at least {@link ReadAhead#MIN_UNITS} units that continue a sequential
+ * stream have the next batches read and decrypted by reader threads with spare cryptors
+ * ({@link ReadAhead}); every change and close first waits for and drops them, so no read sees
+ * content from before a write.
  *
  * <p>Write-behind (SIV_XTSHMAC only): an append of at least {@link #WRITE_BEHIND_MIN_UNITS} new units
  * that needs no old unit read back returns once its units are encrypted; their ciphertext write ({@link PendingWrite})
@@ -50,8 +51,8 @@ public final class OpenFile implements java.io.Closeable {
      * write plus two thread wake-ups: measured 1.7x slower with one other busy process on 2 cores.
      */
     private final boolean writeBehind;
-    /** Spare cryptors kept per file: more would only hold memory and key schedules. */
-    private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /** Spare cryptors kept per file (parallel reads and the read-ahead's jobs): more would only hold memory and key schedules. */
+    private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors()) + ReadAhead.DEPTH;
 
     private final FileChannel ciphertext;
     private final ContentKeys keys;
@@ -62,8 +63,18 @@ public final class OpenFile implements java.io.Closeable {
     private final Lock lock = rwLock.writeLock();
     private final Lock readLock = rwLock.readLock();
     private final UnitBuffers buffers;
-    /** Read-ahead for the read that holds {@link #cryptor}: used under {@link #ownCryptorBusy} or the write lock. */
+    /** Decrypt-ahead for sequential reads: shared by every read; cancelled under the write lock. */
     private final ReadAhead readAhead;
+
+    /** Whether the read-ahead holds batch buffers (for tests: a file read to its end holds none). */
+    boolean holdsReadAheadBuffers() {
+        return readAhead.holdsBuffers();
+    }
+
+    /** Batches the read-ahead has served (for tests). */
+    long readAheadServed() {
+        return readAhead.served();
+    }
     /** Set by the one read that uses {@link #cryptor} and {@link #buffers}; writers hold the write lock instead. */
     private final AtomicBoolean ownCryptorBusy = new AtomicBoolean();
     /** Further decryptors for parallel reads, all opened from {@link #header}; emptied when it changes. */
@@ -100,7 +111,7 @@ public final class OpenFile implements java.io.Closeable {
         this.cleartextPath = cleartextPath;
         this.buffers = new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
         this.writeBehind = keys.authenticated();
-        this.readAhead = new ReadAhead(ciphertext);
+        this.readAhead = new ReadAhead(ciphertext, layout, BATCH, this::decryptAhead);
         if (truncate) {
             ciphertext.truncate(0);
         }
@@ -194,15 +205,16 @@ public final class OpenFile implements java.io.Closeable {
     private void readShared(long from, long to, byte[] out, int outOff) throws IOException {
         if (ownCryptorBusy.compareAndSet(false, true)) {
             try {
-                readPlain(cryptor, buffers, readAhead, from, to, out, outOff);
+                readPlain(cryptor, buffers, from, to, out, outOff, true);
             } finally {
                 ownCryptorBusy.set(false);
             }
             return;
         }
+        readAhead.parallelReadsSeen();
         Decryptor spare = takeSpare();
         try {
-            readPlain(spare.cryptor(), spare.buffers(), null, from, to, out, outOff);
+            readPlain(spare.cryptor(), spare.buffers(), from, to, out, outOff, true);
         } finally {
             // The header cannot change while this read holds the read lock, so the spare stays valid.
             returnSpare(spare);
@@ -313,7 +325,7 @@ public final class OpenFile implements java.io.Closeable {
                 return;
             }
             closed = true;
-            readAhead.cancel(); // before the channel closes under a read-ahead in flight
+            readAhead.drop(); // before the channel closes under a job in flight; zeroes its cleartext
             IOException failure = null;
             try {
                 drain();
@@ -347,8 +359,8 @@ public final class OpenFile implements java.io.Closeable {
     // ---- the write algorithm ----
 
     private void modify(long newSize, Overlay data) throws IOException {
-        // A read-ahead in flight would hand ciphertext from before this change to the next read.
-        readAhead.cancel();
+        // A job in flight would hand content from before this change to the next read.
+        readAhead.drop();
         long oldSize = size;
         boolean rekey = oldSize == 0
                 || (!keys.authenticated() && (oldSize < SectorLayout.MIN_XTS || newSize < SectorLayout.MIN_XTS));
@@ -508,7 +520,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             long end = Math.min(start + len, oldSize);
             byte[] old = new byte[(int) (end - start)];
-            readPlain(cryptor, buffers, null, start, end, old, 0);
+            readPlain(cryptor, buffers, start, end, old, 0, false); // a write: no read-ahead
             result.add(new OldUnit(j, old));
             j++;
         }
@@ -643,47 +655,73 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Decrypts cleartext {@code [from, to)} (inside the current size) into {@code out} with {@code cryptor}
-     * and its scratch {@code buffers}, which no other thread uses meanwhile. With {@code ahead}
-     * (the file's own cryptor only), a batch's ciphertext comes from the read-ahead when it holds it,
-     * and a read that continues the last one starts reading the next batch's ciphertext ahead before
-     * decrypting its own last batch.
+     * and its scratch {@code buffers}, which no other thread uses meanwhile. With {@code withReadAhead}
+     * (reads, not a write reading old units under the write lock), a batch the read-ahead has
+     * decrypted is copied from it, and the read then tells the read-ahead where it read, which
+     * decrypts the batches after a sequential stream on reader threads.
      */
-    private void readPlain(UnitCryptor cryptor, UnitBuffers buffers, ReadAhead ahead, long from, long to,
-            byte[] out, int outOff) throws IOException {
+    private void readPlain(UnitCryptor cryptor, UnitBuffers buffers, long from, long to,
+            byte[] out, int outOff, boolean withReadAhead) throws IOException {
         long first = layout.unitOf(from, size);
         long last = layout.unitOf(to - 1, size);
-        long fileLast = layout.unitCount(size) - 1;
-        boolean readingAhead = ahead != null && ahead.sequential(from) && last - first + 1 >= ReadAhead.MIN_UNITS;
-        for (long batchStart = first; batchStart <= last; batchStart += BATCH) {
-            long batchEnd = Math.min(last, batchStart + BATCH - 1);
+        // Batches on the read-ahead's grid (units 0, BATCH, 2 BATCH, ...), so its jobs fit any read.
+        for (long batchStart = first, batchEnd; batchStart <= last; batchStart = batchEnd + 1) {
+            batchEnd = Math.min(last, readAhead.batchOf(batchStart) + BATCH - 1);
+            if (withReadAhead) {
+                if (readAhead.copyTo(batchStart, batchEnd, from, to, out, outOff)) {
+                    continue;
+                }
+                readAhead.handOut(batchStart, batchEnd, last, from, to, size);
+            }
             long ctStart = layout.storedUnitOffset(batchStart);
             int ctLen = (int) (layout.storedUnitOffset(batchEnd) + layout.storedUnitLength(batchEnd, size) - ctStart);
-            byte[] stored = ahead == null ? null : ahead.take(ctStart, ctLen);
-            if (stored == null) {
-                stored = buffers.stored(ctLen);
-                readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
-            }
-            if (readingAhead && batchEnd == last && to < size) {
-                // The next read most likely starts at `to` and is as long as this one.
-                long nextFirst = layout.unitOf(to, size);
-                long nextLast = Math.min(fileLast, nextFirst + Math.min(BATCH, last - first + 1) - 1);
-                long nextStart = layout.storedUnitOffset(nextFirst);
-                ahead.start(nextStart, (int) (layout.storedUnitOffset(nextLast)
-                        + layout.storedUnitLength(nextLast, size) - nextStart));
-            }
-            decryptBatch(cryptor, buffers, stored, batchStart, batchEnd, fileLast, from, to, out, outOff);
+            byte[] stored = buffers.stored(ctLen);
+            readFully(ByteBuffer.wrap(stored, 0, ctLen), ctStart);
+            decryptBatch(cryptor, buffers, stored, batchStart, batchEnd, size, from, to, out, outOff);
         }
-        if (ahead != null) {
-            ahead.readUpTo(to);
+        if (withReadAhead) {
+            readAhead.readDone(from, to);
+            if (to >= size) {
+                readAhead.drop();
+            }
         }
     }
 
-    /** Decrypts the stored units {@code [batchStart, batchEnd]} held from offset 0 of {@code stored}; copies what {@code [from, to)} wants. */
+    /**
+     * The read-ahead's decryption of whole units {@code [first, last]} on a reader thread, with a
+     * spare cryptor (the header cannot change meanwhile: every change cancels the read-ahead first).
+     */
+    private boolean decryptAhead(byte[] stored, long first, long last, long fileSize, byte[] cleartext) {
+        Decryptor spare;
+        try {
+            spare = takeSpare();
+        } catch (DamagedFileException e) {
+            return false;
+        }
+        try {
+            // Whole units, so each is decrypted straight into the cleartext buffer at (j - first) * SECTOR.
+            long end = SectorLayout.unitStart(last) + layout.unitLength(last, fileSize);
+            decryptBatch(spare.cryptor(), spare.buffers(), stored, first, last, fileSize, SectorLayout.unitStart(first),
+                    end, cleartext, 0);
+            return true;
+        } catch (DamagedFileException e) {
+            return false; // the reader decrypts this batch itself and reports the damage
+        } finally {
+            returnSpare(spare);
+        }
+    }
+
+    /**
+     * Decrypts the stored units {@code [batchStart, batchEnd]} of a file of cleartext size {@code fileSize},
+     * held from offset 0 of {@code stored}; copies what {@code [from, to)} wants (a read, or a
+     * read-ahead job's whole batch).
+     */
     private void decryptBatch(UnitCryptor cryptor, UnitBuffers buffers, byte[] stored, long batchStart, long batchEnd,
-            long fileLast, long from, long to, byte[] out, int outOff) throws DamagedFileException {
+            long fileSize, long from, long to, byte[] out, int outOff) throws DamagedFileException {
+        long fileLast = layout.unitCount(fileSize) - 1;
         int storedOff = 0;
         for (long j = batchStart; j <= batchEnd; j++) {
-            int len = layout.unitLength(j, size);
+            int len = layout.unitLength(j, fileSize);
             long unitStart = SectorLayout.unitStart(j);
             // A unit the read covers entirely is decrypted straight into the caller's array.
             boolean direct = from <= unitStart && unitStart + len <= to;

@@ -6,10 +6,7 @@ import java.nio.channels.FileChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -29,18 +26,8 @@ final class PendingWrite implements Runnable {
      * for a CPU (2 cores and another busy process) cannot have this one; parking lets it migrate.
      */
     private static final long SPIN_NANOS = 10_000;
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    /**
-     * Writer threads shared by every open file: a thread per pending write at most, started on demand
-     * and ended after a minute idle. Daemon threads, so they never keep the JVM alive; never
-     * interrupted, because an interrupt during I/O would close the file's ciphertext channel.
-     */
-    private static final Executor WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread t = new Thread(task, "coffer-writer-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    /** Writer threads shared by every open file: a thread per pending write at most. */
+    private static final Executor WRITERS = DaemonThreads.pool("coffer-writer-");
 
     /**
      * Writes on a writer thread that have not finished. The JVM's exit waits for them (up to
@@ -70,9 +57,8 @@ final class PendingWrite implements Runnable {
     /** Cleartext size of the file before this write. */
     final long restoreSize;
 
-    private volatile boolean done;
-    private volatile Thread waiter;
-    /** Set before {@link #done}; read after it. */
+    private final Completion done = new Completion(SPIN_NANOS);
+    /** Set before {@link #done} is signalled; read after it. */
     private Throwable failure;
     private boolean unitsWritten;
 
@@ -105,11 +91,11 @@ final class PendingWrite implements Runnable {
         }
     }
 
-    /** Polls rather than parks: {@link #waiter} belongs to the one caller of {@link #await}. */
+    /** Polls rather than parks: {@link #done}'s one waiter is the caller of {@link #await}. */
     private static void awaitRunningAtExit() {
         long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
         for (PendingWrite write : RUNNING) {
-            while (!write.done && System.nanoTime() < deadline) {
+            while (!write.done.isDone() && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(100_000);
             }
         }
@@ -127,11 +113,7 @@ final class PendingWrite implements Runnable {
             failure = t;
         } finally {
             RUNNING.remove(this);
-            done = true;
-            Thread w = waiter;
-            if (w != null) {
-                LockSupport.unpark(w);
-            }
+            done.signal();
         }
     }
 
@@ -147,23 +129,7 @@ final class PendingWrite implements Runnable {
      * about to end) and returns what it failed with, or null. Ignores interrupts, which it restores.
      */
     private Throwable await() {
-        if (!done) {
-            long spinUntil = System.nanoTime() + SPIN_NANOS;
-            while (!done && System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
-            }
-            waiter = Thread.currentThread();
-            boolean interrupted = false;
-            while (!done) {
-                LockSupport.park(this);
-                // park returns at once while the flag is set: clear it, and set it again at the end.
-                interrupted |= Thread.interrupted();
-            }
-            waiter = null;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        done.await();
         return failure;
     }
 

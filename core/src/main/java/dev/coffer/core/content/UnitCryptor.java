@@ -89,12 +89,19 @@ public final class UnitCryptor implements Destroyable {
 
     /**
      * Parks this cryptor between files: it refuses use until {@link #rekey}, and the scratch that held
-     * a keystream or tags is zeroed. The ciphers keep the last file's key schedule until the next
-     * rekey or {@link #destroy} (the JCE only overwrites one by keying again).
+     * a keystream, tags or (in the XTS scratch) the last unit's cleartext is zeroed. The ciphers keep
+     * the last file's key schedule until the next rekey or {@link #destroy} (the JCE only overwrites
+     * one by keying again).
      */
     void park() {
         idle = true;
         Bytes.wipe(keystream, tweak, tagInput, mac, expectedTag);
+        xts.wipeScratch();
+    }
+
+    /** Whether this cryptor is parked in a pool (so handing it back again would be a bug). */
+    boolean isParked() {
+        return idle;
     }
 
     /** Derives the sector (HMAC) key from the file secret and keys {@link #hmac} with it. */

@@ -216,6 +216,14 @@ public final class AesXts implements Destroyable {
         }
     }
 
+    /**
+     * Zeroes the scratch arrays, which hold the last unit's cleartext (decrypting into a caller's
+     * array at an offset goes through {@code result}); for a cryptor parked between files.
+     */
+    public void wipeScratch() {
+        Bytes.wipe(masks, work, result, tweakBlock, stealIn, stealBlock);
+    }
+
     private void ensureScratch(int len) {
         if (masks.length < len) {
             Bytes.wipe(masks, work, result);

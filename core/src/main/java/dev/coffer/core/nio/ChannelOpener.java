@@ -3,6 +3,7 @@ package dev.coffer.core.nio;
 import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.Slot;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -18,7 +19,8 @@ import java.util.Set;
 /**
  * Opens cleartext file channels with the semantics of the default provider (CREATE, CREATE_NEW,
  * TRUNCATE_EXISTING, APPEND, NOFOLLOW_LINKS). Creating a file never lists its folder: it only
- * creates the one ciphertext entry its name maps to.
+ * creates the one ciphertext entry its name maps to. A folder opened for reading gives a
+ * {@link FolderChannel} (reads fail, {@code force} syncs the folder), as on Linux.
  */
 final class ChannelOpener {
     private final Resolver resolver;
@@ -33,7 +35,7 @@ final class ChannelOpener {
         this.readOnly = readOnly;
     }
 
-    CleartextFileChannel open(CofferPath path, Set<? extends OpenOption> options) throws IOException {
+    FileChannel open(CofferPath path, Set<? extends OpenOption> options) throws IOException {
         boolean append = options.contains(StandardOpenOption.APPEND);
         boolean write = append || options.contains(StandardOpenOption.WRITE);
         boolean read = options.contains(StandardOpenOption.READ) || !write;
@@ -51,6 +53,9 @@ final class ChannelOpener {
         }
         boolean follow = !options.contains(LinkOption.NOFOLLOW_LINKS);
         Located l = follow ? resolver.locateFollowing(path) : resolver.locate(path);
+        if (l.isRoot() && !write) {
+            return new FolderChannel(resolver.directoryOf(l).storage(), l.display());
+        }
         if (l.isRoot()) {
             throw new FileSystemException(l.display(), null, "Is a directory");
         }
@@ -59,6 +64,9 @@ final class ChannelOpener {
         if (l.entry() != null) {
             if (createNew) {
                 throw new FileAlreadyExistsException(l.display());
+            }
+            if (l.entry().type() == EntryType.DIRECTORY && !write) {
+                return new FolderChannel(resolver.directoryOf(l).storage(), l.display());
             }
             if (l.entry().type() == EntryType.DIRECTORY) {
                 throw new FileSystemException(l.display(), null, "Is a directory");

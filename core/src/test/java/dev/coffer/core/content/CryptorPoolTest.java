@@ -61,6 +61,44 @@ class CryptorPoolTest {
         }
     }
 
+    /** Handed back twice, a cryptor would be lent to two files at once: refused, the pool unchanged. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aCryptorHandedBackTwiceIsRefused(boolean authenticated) {
+        ContentKeys keys = keys(authenticated);
+        UnitCryptor c = keys.newFile().cryptor();
+        keys.release(c);
+        int idle = keys.idleCount();
+        assertThatThrownBy(() -> keys.release(c)).isInstanceOf(IllegalStateException.class).hasMessageContaining("twice");
+        assertThat(keys.idleCount()).isEqualTo(idle);
+        assertThat(keys.newFile().cryptor()).isSameAs(c);
+        assertThat(keys.newFile().cryptor()).as("not queued a second time").isNotSameAs(c);
+    }
+
+    /** A parked cryptor keeps none of the last file's cleartext in its XTS scratch. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aParkedCryptorKeepsNoCleartext(boolean authenticated) throws Exception {
+        ContentKeys keys = keys(authenticated);
+        ContentKeys.Sealed sealed = keys.newFile();
+        UnitCryptor c = sealed.cryptor();
+        byte[] plain = new byte[4096];
+        java.util.Arrays.fill(plain, (byte) 0x5a);
+        byte[] sealedUnit = new byte[4096 + c.overhead()];
+        c.encrypt(0, true, plain, 0, plain.length, sealedUnit, 0);
+        byte[] back = new byte[4096 + 7];
+        c.decrypt(0, true, sealedUnit, 0, sealedUnit.length, back, 7); // at an offset: through the scratch
+        keys.release(c);
+        java.lang.reflect.Field xtsField = UnitCryptor.class.getDeclaredField("xts");
+        xtsField.setAccessible(true);
+        Object xts = xtsField.get(c);
+        for (String name : new String[] {"masks", "work", "result"}) {
+            java.lang.reflect.Field f = xts.getClass().getDeclaredField(name);
+            f.setAccessible(true);
+            assertThat((byte[]) f.get(xts)).as(name).containsOnly((byte) 0);
+        }
+    }
+
     private static void previous_encrypt(UnitCryptor c) {
         c.encrypt(0, true, new byte[16], 0, 16, new byte[48], 0);
     }

@@ -8,14 +8,19 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +28,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Read-ahead ({@link ReadAhead} in {@link OpenFile}): sequential reads get their ciphertext from a
- * reader thread and return exactly the file's bytes; a damaged unit ahead of the reader is reported
- * by the read that reaches it; a write overtaking a read-ahead is seen by the next read; a close
- * during a read-ahead waits for it; a failing read-ahead costs nothing but the reader's own read.
+ * Decrypt-ahead ({@link ReadAhead} in {@link OpenFile}): sequential reads get their batches read and
+ * decrypted by reader threads and return exactly the file's bytes, also when several threads read
+ * one stream; a damaged unit ahead of the reader is reported by the read that reaches it; a write
+ * overtaking a read-ahead is seen by the next read; a close during a read-ahead waits for it; a
+ * failing read-ahead costs nothing but the reader's own read; dropped cleartext buffers are zeroed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReadAheadTest {
@@ -60,8 +66,13 @@ class ReadAheadTest {
     }
 
     private static byte[] readAll(OpenFile f, int call) throws IOException {
-        ByteBuffer out = ByteBuffer.allocate((int) f.size());
-        long pos = 0;
+        return readFrom(f, 0, call);
+    }
+
+    /** Reads {@code [start, size)} front to back in calls of {@code call} bytes. */
+    private static byte[] readFrom(OpenFile f, long start, int call) throws IOException {
+        ByteBuffer out = ByteBuffer.allocate((int) (f.size() - start));
+        long pos = start;
         ByteBuffer chunk = ByteBuffer.allocate(call);
         while (true) {
             chunk.clear();
@@ -82,15 +93,39 @@ class ReadAheadTest {
         byte[] content = content(SIZE);
         ObservedChannel[] ch = new ObservedChannel[1];
         try (OpenFile f = written(keys, content, ch)) {
-            for (int call : new int[] {CALL, 32 * 1024, 100_000, 4096 * 40 + 5, 1 << 20}) {
-                assertThat(readAll(f, call)).as("calls of " + call).isEqualTo(content);
+            // The reader's own reads take a little longer, so that reader threads start their jobs
+            // first (a job not started when its reader comes is taken back and read by the reader).
+            ch[0].callerDelayMillis = 3;
+            int[][] callsAndStarts = {{CALL, 0}, {32 * 1024, 0}, {100_000, 0}, {CALL, 1000}, {4096 * 40 + 5, 77},
+                {64 * 1024, 4096}, {1 << 20, 0}};
+            for (int[] cs : callsAndStarts) {
+                long before = f.readAheadServed();
+                assertThat(readFrom(f, cs[1], cs[0])).as("calls of %d from %d", cs[0], cs[1])
+                        .isEqualTo(Arrays.copyOfRange(content, cs[1], SIZE));
+                assertThat(f.readAheadServed()).as("batches served, calls of %d from %d", cs[0], cs[1]).isGreaterThan(before);
             }
-            // A read-ahead its reader reaches before a reader thread started it is read by the reader.
-            assertThat(ch[0].readAheads()).as("reads done by the read-ahead").isPositive();
             // Small calls never read ahead: one unit per call costs more to hand over than it saves.
             long before = ch[0].readAheads();
             assertThat(readAll(f, 4096)).isEqualTo(content);
             assertThat(ch[0].readAheads()).isEqualTo(before);
+        }
+    }
+
+    /** A file kept open after it was read to the end (an indexer, a media server) holds no read-ahead batches. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aReadThatReachesTheEndLetsGoOfTheReadAheadBuffers(boolean authenticated) throws Exception {
+        ContentKeys keys = keys(authenticated);
+        byte[] content = content(SIZE);
+        ObservedChannel[] ch = new ObservedChannel[1];
+        try (OpenFile f = written(keys, content, ch)) {
+            ByteBuffer chunk = ByteBuffer.allocate(CALL);
+            assertThat(f.read(chunk, 0)).isEqualTo(CALL);
+            chunk.clear();
+            assertThat(f.read(chunk, CALL)).isEqualTo(CALL);
+            assertThat(f.holdsReadAheadBuffers()).as("reading sequentially").isTrue();
+            assertThat(readAll(f, CALL)).isEqualTo(content);
+            assertThat(f.holdsReadAheadBuffers()).as("after the end was read").isFalse();
         }
     }
 
@@ -101,7 +136,7 @@ class ReadAheadTest {
         ObservedChannel[] ch = new ObservedChannel[1];
         OpenFile f = written(keys, content, ch);
         SectorLayout layout = keys.layout();
-        long damagedUnit = 100; // in the fourth 128 KiB call
+        long damagedUnit = 70; // in the third 128 KiB call, which the second call hands out
         ByteBuffer flip = ByteBuffer.allocate(1);
         long at = layout.storedUnitOffset(damagedUnit) + 40;
         ch[0].read(flip, at);
@@ -109,20 +144,20 @@ class ReadAheadTest {
         ch[0].write(flip, at);
         try (f) {
             ByteBuffer chunk = ByteBuffer.allocate(CALL);
-            for (int call = 0; call < 3; call++) {
+            for (int call = 0; call < 2; call++) {
                 chunk.clear();
                 assertThat(f.read(chunk, (long) call * CALL)).isEqualTo(CALL);
                 assertThat(chunk.array()).isEqualTo(Arrays.copyOfRange(content, call * CALL, (call + 1) * CALL));
             }
-            // The third call started reading the damaged batch ahead: wait until that read is done.
-            ch[0].awaitEvent("ahead " + layout.storedUnitOffset(3L * CALL / SectorLayout.SECTOR));
+            // The second call handed the damaged batch to a reader thread: wait until it has read it.
+            ch[0].awaitEvent("ahead " + layout.storedUnitOffset(2L * CALL / SectorLayout.SECTOR) + " ");
             chunk.clear();
-            assertThatThrownBy(() -> f.read(chunk, 3L * CALL)).isInstanceOf(DamagedFileException.class)
-                    .hasMessageContaining("/dir/f.txt").hasMessageContaining("unit 100");
+            assertThatThrownBy(() -> f.read(chunk, 2L * CALL)).isInstanceOf(DamagedFileException.class)
+                    .hasMessageContaining("/dir/f.txt").hasMessageContaining("unit 70");
             // Other ranges of the file still read.
             chunk.clear();
-            assertThat(f.read(chunk, 4L * CALL)).isEqualTo(CALL);
-            assertThat(chunk.array()).isEqualTo(Arrays.copyOfRange(content, 4 * CALL, 5 * CALL));
+            assertThat(f.read(chunk, 3L * CALL)).isEqualTo(CALL);
+            assertThat(chunk.array()).isEqualTo(Arrays.copyOfRange(content, 3 * CALL, 4 * CALL));
         }
     }
 
@@ -134,16 +169,21 @@ class ReadAheadTest {
         ObservedChannel[] ch = new ObservedChannel[1];
         try (OpenFile f = written(keys, content, ch)) {
             ByteBuffer chunk = ByteBuffer.allocate(CALL);
-            // Each round reads two calls on from where the last one ended, so every read continues
-            // the last and reads ahead.
+            // Each round reads two calls on from where the last one ended, so every read after the
+            // file's first continues the last and reads ahead.
             for (int round = 0; round < 7; round++) {
                 // Even rounds: the write lands while the read-ahead still reads; odd: after it has read.
                 ch[0].readAheadDelayMillis = round % 2 == 0 ? 5 : 0;
                 int call = 2 * round;
+                // A write elsewhere ends the jobs handed out so far, so the read below decrypts its
+                // batch itself and hands the next one out (it continues the last read).
+                f.write(ByteBuffer.wrap(content, 0, 1), 0);
+                String aheadOfNext = "ahead " + keys.layout().storedUnitOffset((call + 1L) * CALL / SectorLayout.SECTOR) + " ";
+                long seen = ch[0].count(aheadOfNext);
                 chunk.clear();
                 assertThat(f.read(chunk, (long) call * CALL)).isEqualTo(CALL);
                 if (round % 2 == 1) {
-                    ch[0].awaitEvent("ahead " + keys.layout().storedUnitOffset((call + 1L) * CALL / SectorLayout.SECTOR));
+                    ch[0].awaitEvents(aheadOfNext, seen + 1);
                 }
                 // Another channel of the same file writes into the range being read ahead.
                 int writeAt = (call + 1) * CALL + random.nextInt(CALL - 64);
@@ -177,15 +217,19 @@ class ReadAheadTest {
         ch[0].readAheadDelayMillis = 200;
         ByteBuffer chunk = ByteBuffer.allocate(CALL);
         assertThat(f.read(chunk, 0)).isEqualTo(CALL);
-        ch[0].awaitEvent("ahead-start "); // the read-ahead is inside its (slow) read
+        chunk.clear();
+        assertThat(f.read(chunk, CALL)).isEqualTo(CALL); // continues the first: hands out the next batch
+        ch[0].awaitEvent("ahead-start "); // the job is inside its (slow) read
         f.close();
         List<String> events = List.copyOf(ch[0].events);
         assertThat(events).last().isEqualTo("close");
-        assertThat(events).filteredOn(e -> e.startsWith("ahead ")).hasSize(1)
+        // Each job read before the close, or never started (a job not started by then never will).
+        assertThat(events).filteredOn(e -> e.startsWith("ahead ")).hasSizeBetween(1, ReadAhead.DEPTH)
                 .allMatch(e -> !e.endsWith("after-close"));
         chunk.clear();
-        assertThatThrownBy(() -> f.read(chunk, CALL)).isInstanceOf(ClosedChannelException.class);
-        assertThat(keys.idleCount()).as("the file's cryptor went back to the pool").isEqualTo(1);
+        assertThatThrownBy(() -> f.read(chunk, 2L * CALL)).isInstanceOf(ClosedChannelException.class);
+        // The file's own cryptor and the spares its jobs used (one each, or one used in turn) went back to the pool.
+        assertThat(keys.idleCount()).as("cryptors back in the pool").isBetween(2, 1 + ReadAhead.DEPTH);
     }
 
     @ParameterizedTest
@@ -198,34 +242,117 @@ class ReadAheadTest {
             ch[0].failReadAheads = true;
             ByteBuffer chunk = ByteBuffer.allocate(CALL);
             assertThat(f.read(chunk, 0)).isEqualTo(CALL);
+            chunk.clear();
+            assertThat(f.read(chunk, CALL)).isEqualTo(CALL); // continues the first: hands out the next batch
             ch[0].awaitEvent("ahead-failed ");
             assertThat(readAll(f, CALL)).isEqualTo(content);
         }
     }
 
-    @Test
-    void readAheadBuffersNeverHoldCleartext() throws Exception {
-        // The read-ahead reads ciphertext only: for SIV_XTS, whose units are as long as their
-        // cleartext, the bytes it hands over must differ from the file's content.
-        ContentKeys keys = keys(false);
-        byte[] content = new byte[SIZE]; // zeros: any cleartext in the buffers would be all zero
+    /**
+     * Several threads reading one file in turns, out of order within a few batches (as FUSE's workers
+     * do) get the file; once reads ran in parallel the file hands out nothing, not even to a lone
+     * sequential reader afterwards (those readers already use every core).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void parallelReadersGetTheFileAndTurnTheReadAheadOff(boolean authenticated) throws Exception {
+        ContentKeys keys = keys(authenticated);
+        byte[] content = content(SIZE);
         ObservedChannel[] ch = new ObservedChannel[1];
         try (OpenFile f = written(keys, content, ch)) {
-            ReadAhead ahead = new ReadAhead(ch[0]);
-            ahead.start(SectorLayout.HEADER, CALL);
-            ch[0].awaitEvent("ahead " + SectorLayout.HEADER);
-            byte[] got = ahead.take(SectorLayout.HEADER, CALL);
-            assertThat(got).isNotNull();
-            assertThat(Arrays.copyOf(got, CALL)).isNotEqualTo(new byte[CALL]);
-            ByteBuffer expected = ByteBuffer.allocate(CALL);
-            ch[0].read(expected, SectorLayout.HEADER);
-            assertThat(Arrays.copyOf(got, CALL)).isEqualTo(expected.array());
-            assertThat(ahead.pending()).isFalse();
-            ahead.start(SectorLayout.HEADER + CALL, CALL);
-            assertThat(ahead.take(0, CALL)).as("another range is dropped").isNull();
-            assertThat(ahead.pending()).isFalse();
-            assertThat(f.size()).isEqualTo(SIZE);
+            ch[0].callerDelayMillis = 1; // so that the readers overlap
+            for (int round = 0; round < 3; round++) {
+                byte[] got = new byte[SIZE];
+                AtomicLong nextCall = new AtomicLong();
+                ExecutorService pool = Executors.newFixedThreadPool(3);
+                List<Future<?>> readers = new ArrayList<>();
+                for (int t = 0; t < 3; t++) {
+                    readers.add(pool.submit(() -> {
+                        ByteBuffer chunk = ByteBuffer.allocate(CALL);
+                        for (long call; (call = nextCall.getAndIncrement()) * CALL < SIZE; ) {
+                            chunk.clear();
+                            int n = f.read(chunk, call * CALL);
+                            System.arraycopy(chunk.array(), 0, got, (int) (call * CALL), n);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> r : readers) {
+                    r.get();
+                }
+                pool.shutdown();
+                assertThat(got).as("round " + round).isEqualTo(content);
+            }
+            assertThat(f.holdsReadAheadBuffers()).as("after the end was read").isFalse();
+            long served = f.readAheadServed();
+            ByteBuffer chunk = ByteBuffer.allocate(CALL);
+            for (int call = 0; call < 4; call++) {
+                chunk.clear();
+                assertThat(f.read(chunk, (long) call * CALL)).isEqualTo(CALL);
+            }
+            assertThat(f.holdsReadAheadBuffers()).as("a lone sequential reader after parallel reads").isFalse();
+            assertThat(f.readAheadServed()).isEqualTo(served);
         }
-        assertThat(Files.exists(tmp)).isTrue();
+    }
+
+    @Test
+    void batchesAreHandedOutAheadOfAStreamAndInsideALargeReadAndDroppedBuffersAreZeroed() throws Exception {
+        ContentKeys keys = keys(false);
+        ObservedChannel[] ch = new ObservedChannel[1];
+        try (OpenFile f = written(keys, content(SIZE), ch)) {
+            List<byte[]> cleartexts = Collections.synchronizedList(new ArrayList<>());
+            SectorLayout layout = keys.layout();
+            ReadAhead ahead = new ReadAhead(ch[0], layout, 32, (stored, first, last, size, cleartext) -> {
+                cleartexts.add(cleartext);
+                Arrays.fill(cleartext, 0, (int) (last - first + 1) * SectorLayout.SECTOR, (byte) 0x5a);
+                return true;
+            });
+            byte[] out = new byte[CALL];
+            // A file's first read starts no stream (a program peeking at a file's start and closing it).
+            ahead.handOut(0, 31, 31, 0, CALL, SIZE);
+            assertThat(ahead.pending()).isZero();
+            ahead.readDone(0, CALL);
+            // The read that continues it, about to decrypt its batch itself, hands out the next ones.
+            ahead.handOut(32, 63, 63, CALL, 2L * CALL, SIZE);
+            assertThat(ahead.pending()).isEqualTo(ReadAhead.DEPTH);
+            awaitRead(ch[0], layout, 64);
+            ahead.readDone(CALL, 2L * CALL);
+            assertThat(ahead.copyTo(64, 95, 2L * CALL, 3L * CALL, out, 0)).isTrue();
+            assertThat(out).containsOnly((byte) 0x5a);
+            assertThat(ahead.copyTo(0, 31, 0, CALL, out, 0)).as("no job for a batch behind").isFalse();
+            ahead.readDone(2L * CALL, 3L * CALL);
+            // A read elsewhere is no stream: nothing ahead of it, and the old stream's jobs go.
+            ahead.handOut(8 * 32, 9 * 32 - 1, 9 * 32 - 1, 8L * CALL, 9L * CALL, SIZE);
+            assertThat(ahead.pending()).isZero();
+            ahead.readDone(8L * CALL, 9L * CALL);
+            // The read after it continues it: a stream starts there.
+            ahead.handOut(9 * 32, 10 * 32 - 1, 10 * 32 - 1, 9L * CALL, 10L * CALL, SIZE);
+            assertThat(ahead.pending()).isEqualTo(ReadAhead.DEPTH);
+            awaitRead(ch[0], layout, 10 * 32);
+            assertThat(ahead.copyTo(10 * 32, 11 * 32 - 1, 10L * CALL, 11L * CALL, out, 0)).isTrue();
+            ahead.readDone(9L * CALL, 10L * CALL);
+            // A large read elsewhere hands out its own later batches, stream or not; reads of half a
+            // batch are served from the same job (the grid), which goes once the second half is copied.
+            ahead.handOut(12 * 32, 13 * 32 - 1, 16 * 32 - 1, 12L * CALL, 16L * CALL, SIZE);
+            awaitRead(ch[0], layout, 13 * 32);
+            byte[] large = new byte[4 * CALL];
+            assertThat(ahead.copyTo(13 * 32, 13 * 32 + 15, 12L * CALL, 16L * CALL, large, 0)).isTrue();
+            int jobsWithTheHalfCopied = ahead.pending();
+            assertThat(ahead.copyTo(13 * 32 + 16, 14 * 32 - 1, 12L * CALL, 16L * CALL, large, 0)).isTrue();
+            assertThat(ahead.pending()).as("the job is gone once its last unit was copied").isEqualTo(jobsWithTheHalfCopied - 1);
+            assertThat(Arrays.copyOfRange(large, CALL, 2 * CALL)).containsOnly((byte) 0x5a);
+            assertThat(Arrays.copyOfRange(large, 0, CALL)).as("the reader's own batch").containsOnly((byte) 0);
+            assertThat(ahead.served()).isEqualTo(4);
+            ahead.drop();
+            assertThat(ahead.holdsBuffers()).isFalse();
+            assertThat(cleartexts).isNotEmpty().allSatisfy(c -> assertThat(c).containsOnly((byte) 0));
+            assertThat(f.size()).as("the file itself is untouched").isEqualTo(SIZE);
+        }
+    }
+
+    /** Waits until a reader thread has read the batch at {@code unit} (a job not started when its reader comes is the reader's own). */
+    private static void awaitRead(ObservedChannel ch, SectorLayout layout, long unit) throws InterruptedException {
+        ch.awaitEvent("ahead " + layout.storedUnitOffset(unit) + " ");
     }
 }

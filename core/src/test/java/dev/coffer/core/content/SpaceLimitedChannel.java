@@ -2,11 +2,8 @@ package dev.coffer.core.content;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,15 +13,14 @@ import java.util.List;
  * positional write can also be made slow, so that a write running behind is still running when the
  * test's next call arrives. Records every positional write. Thread-safe enough for one writer at a time.
  */
-final class SpaceLimitedChannel extends FileChannel {
-    private final FileChannel d;
+final class SpaceLimitedChannel extends DelegatingChannel {
     private volatile long budget;
     private volatile long writeDelayMillis;
     /** Position and length of every positional write, in order. */
     final List<long[]> writes = Collections.synchronizedList(new ArrayList<>());
 
     SpaceLimitedChannel(FileChannel d, long budget) {
-        this.d = d;
+        super(d);
         this.budget = budget;
     }
 
@@ -74,20 +70,7 @@ final class SpaceLimitedChannel extends FileChannel {
         return d.write(src, position);
     }
 
-    @Override public int read(ByteBuffer dst) throws IOException { return d.read(dst); }
-    @Override public long read(ByteBuffer[] dsts, int offset, int length) throws IOException { return d.read(dsts, offset, length); }
     @Override public int write(ByteBuffer src) throws IOException { throw new UnsupportedOperationException(); }
     @Override public long write(ByteBuffer[] srcs, int offset, int length) { throw new UnsupportedOperationException(); }
-    @Override public long position() throws IOException { return d.position(); }
-    @Override public FileChannel position(long p) throws IOException { d.position(p); return this; }
-    @Override public long size() throws IOException { return d.size(); }
-    @Override public FileChannel truncate(long size) throws IOException { d.truncate(size); return this; }
-    @Override public void force(boolean metaData) throws IOException { d.force(metaData); }
-    @Override public long transferTo(long p, long c, WritableByteChannel t) throws IOException { return d.transferTo(p, c, t); }
     @Override public long transferFrom(ReadableByteChannel s, long p, long c) { throw new UnsupportedOperationException(); }
-    @Override public int read(ByteBuffer dst, long position) throws IOException { return d.read(dst, position); }
-    @Override public MappedByteBuffer map(MapMode mode, long p, long s) { throw new UnsupportedOperationException(); }
-    @Override public FileLock lock(long p, long s, boolean shared) throws IOException { return d.lock(p, s, shared); }
-    @Override public FileLock tryLock(long p, long s, boolean shared) throws IOException { return d.tryLock(p, s, shared); }
-    @Override protected void implCloseChannel() throws IOException { d.close(); }
 }

@@ -31,6 +31,28 @@ public abstract class FileSystemContract {
     /** An empty, writable folder of the file system under test. */
     protected abstract Path root() throws IOException;
 
+    /**
+     * A folder opens for reading as on Linux: nothing to read, writing refused, and its force is a
+     * folder fsync (what FUSE's fsyncdir does after a delete, which does not sync its folder itself).
+     */
+    @Test
+    public void aFolderOpensForReadingAndItsForceSyncsIt() throws IOException {
+        Path r = root();
+        Path d = Files.createDirectory(r.resolve("folder"));
+        Files.writeString(d.resolve("f"), "f");
+        Files.delete(d.resolve("f"));
+        for (Path folder : List.of(r, d)) {
+            try (FileChannel ch = FileChannel.open(folder, StandardOpenOption.READ)) {
+                ch.force(true);
+                assertThatThrownBy(() -> ch.read(ByteBuffer.allocate(1))).isInstanceOf(IOException.class)
+                        .hasMessageContaining("Is a directory");
+            }
+            assertThatThrownBy(() -> FileChannel.open(folder, StandardOpenOption.WRITE)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Is a directory");
+        }
+        assertThat(Files.isDirectory(d)).isTrue();
+    }
+
     @Test
     public void writeReadAndSizeAroundUnitBoundaries() throws IOException {
         Path r = root();

@@ -9,12 +9,12 @@ import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link OpenWriters} on the real /proc: this JVM's own files, open for writing, for reading, elsewhere. */
-class OpenWritersTest {
+/** {@link OpenFilesUnder} on the real /proc: this JVM's own files, open for writing, for reading, elsewhere. */
+class OpenFilesUnderTest {
     @TempDir
     Path tmp;
 
-    private final OpenWriters writers = new OpenWriters(Path.of("/proc"));
+    private final OpenFilesUnder writers = new OpenFilesUnder(Path.of("/proc"));
     private final long self = ProcessHandle.current().pid();
 
     @Test
@@ -25,28 +25,28 @@ class OpenWritersTest {
         FileChannel reading = FileChannel.open(folder.resolve("read.txt"), StandardOpenOption.READ);
         FileChannel writingElsewhere = FileChannel.open(elsewhere.resolve("w.txt"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
-            assertThat(writers.under(folder)).as("a reader, and a writer in a folder whose name only starts the same").doesNotContain(self);
+            assertThat(writers.writers(folder)).as("a reader, and a writer in a folder whose name only starts the same").doesNotContain(self);
         } finally {
             reading.close();
             writingElsewhere.close();
         }
         FileChannel writing = FileChannel.open(folder.resolve("w.txt"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
-            assertThat(writers.under(folder)).contains(self);
+            assertThat(writers.writers(folder)).contains(self);
         } finally {
             writing.close();
         }
         FileChannel both = FileChannel.open(folder.resolve("rw.txt"), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            assertThat(writers.under(folder)).contains(self);
+            assertThat(writers.writers(folder)).contains(self);
         } finally {
             both.close();
         }
-        assertThat(writers.under(folder)).doesNotContain(self);
+        assertThat(writers.writers(folder)).doesNotContain(self);
     }
 
     @Test
     void anUnreadableProcIsNobody() {
-        assertThat(new OpenWriters(tmp.resolve("no-proc")).under(tmp)).isEmpty();
+        assertThat(new OpenFilesUnder(tmp.resolve("no-proc")).writers(tmp)).isEmpty();
     }
 }

@@ -1,0 +1,36 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The options a mount gets: no {@code default_permissions} for the mounting user alone (the store
+ * checks that user's access; PermissionsAsUserIT in the app proves it), but the kernel checks
+ * permissions as soon as other users are let in.
+ */
+class MountOptionsTest {
+    private static String options(MountOptions o) {
+        return String.join(" ", o.arguments("/mnt/x"));
+    }
+
+    @Test
+    void aMountForItsUserAloneLeavesPermissionsToTheStore() {
+        String args = options(MountOptions.defaults(false));
+        assertThat(args).contains("big_writes", "atomic_o_trunc", "entry_timeout=10").doesNotContain("default_permissions");
+        assertThat(options(MountOptions.defaults(true))).contains(",ro").doesNotContain("default_permissions");
+        assertThat(options(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=1", "noatime"))))
+                .doesNotContain("default_permissions");
+    }
+
+    @Test
+    void lettingOtherUsersInMakesTheKernelCheckPermissions() {
+        for (List<String> shared : List.of(List.of("allow_other"), List.of("ro,allow_root"), List.of("noatime", " allow_other"))) {
+            MountOptions o = MountOptions.defaults(false).withFuseOptions(shared);
+            assertThat(o.sharedWithOthers()).as("%s", shared).isTrue();
+            assertThat(options(o)).as("%s", shared).contains("default_permissions");
+        }
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("allow_others_not")).sharedWithOthers()).isFalse();
+    }
+}
