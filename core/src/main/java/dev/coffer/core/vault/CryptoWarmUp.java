@@ -3,11 +3,14 @@ package dev.coffer.core.vault;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One JIT warm-up of the content crypto: a daemon thread that runs an {@link Exercise} round after
@@ -19,12 +22,15 @@ import java.util.function.Supplier;
  * machine wanted the CPU too), for as long as that round took.
  *
  * <p>It ends quietly: a failure of the exercise only ends the thread early, and is never thrown,
- * logged or shown, since a warm-up is an optimisation and not worth an unlock.
+ * logged or shown, since a warm-up is an optimisation and not worth an unlock. Likewise a thread that
+ * cannot be made or started (no native thread left, a security manager, a refusing factory) means no
+ * warm-up, noted at debug level only, and never an unlock that fails.
  *
  * <p>Not responsible for deciding whether to warm up or how much ({@link CryptoWarmUps}), nor for the
  * work itself ({@link CryptoExercise}).
  */
 final class CryptoWarmUp {
+    private static final Logger LOG = LoggerFactory.getLogger(CryptoWarmUp.class);
     static final String THREAD_NAME = "coffer-crypto-warm-up";
     /**
      * How long {@link #stop()} waits for the thread to end, so that a failed unlock is not delayed by
@@ -66,19 +72,28 @@ final class CryptoWarmUp {
     }
 
     /**
-     * Starts a warm-up thread that makes its exercise from {@code exercise} (on that thread, so the
-     * caller pays only for starting a thread), runs it, and reports the units it did to {@code spent}
-     * when it ends.
+     * Starts a warm-up thread, made by {@code threads}, that makes its exercise from {@code exercise}
+     * (on that thread, so the caller pays only for starting a thread), runs it, and reports the units
+     * it did to {@code spent} when it ends. If the thread cannot be made or started, returns a warm-up
+     * that was not started (nothing spent): the caller goes on without one.
      */
-    static CryptoWarmUp start(Supplier<? extends Exercise> exercise, long unitBudget, Duration timeLimit, LongConsumer spent) {
+    static CryptoWarmUp start(ThreadFactory threads, Supplier<? extends Exercise> exercise, long unitBudget,
+            Duration timeLimit, LongConsumer spent) {
         CryptoWarmUp[] self = new CryptoWarmUp[1];
-        Thread thread = new Thread(() -> self[0].run(exercise, unitBudget, timeLimit, spent), THREAD_NAME);
-        thread.setDaemon(true);
-        // Errors the run below does not catch (out of memory) end the thread without a trace either.
-        thread.setUncaughtExceptionHandler((t, e) -> { });
-        self[0] = new CryptoWarmUp(thread);
-        thread.start();
-        return self[0];
+        try {
+            Thread thread = threads.newThread(() -> self[0].run(exercise, unitBudget, timeLimit, spent));
+            thread.setName(THREAD_NAME);
+            thread.setDaemon(true);
+            // Errors the run below does not catch (out of memory) end the thread without a trace either.
+            thread.setUncaughtExceptionHandler((t, e) -> { });
+            self[0] = new CryptoWarmUp(thread);
+            thread.start();
+            return self[0];
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // OutOfMemoryError: "unable to create native thread". The unlock needs no warm-up.
+            LOG.debug("Crypto warm-up not started: {}", e.toString());
+            return NOT_STARTED;
+        }
     }
 
     private void run(Supplier<? extends Exercise> exercise, long unitBudget, Duration timeLimit, LongConsumer spent) {

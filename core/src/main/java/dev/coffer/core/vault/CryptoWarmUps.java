@@ -3,6 +3,7 @@ package dev.coffer.core.vault;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 
 /**
@@ -31,6 +32,7 @@ final class CryptoWarmUps {
         throw new IllegalStateException("never started");
     }, 0, Duration.ZERO);
 
+    private final ThreadFactory threads;
     private final Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises;
     private final long unitBudget;
     private final Duration timeLimit;
@@ -38,6 +40,13 @@ final class CryptoWarmUps {
     private CryptoWarmUp running = CryptoWarmUp.notStarted();
 
     CryptoWarmUps(Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises, long unitBudget, Duration timeLimit) {
+        this(Thread::new, exercises, unitBudget, timeLimit);
+    }
+
+    /** @param threads makes the warm-up threads (tests: one that fails, as the JVM may when out of threads) */
+    CryptoWarmUps(ThreadFactory threads, Function<CipherCombo, ? extends CryptoWarmUp.Exercise> exercises, long unitBudget,
+            Duration timeLimit) {
+        this.threads = threads;
         this.exercises = exercises;
         this.unitBudget = unitBudget;
         this.timeLimit = timeLimit;
@@ -45,14 +54,15 @@ final class CryptoWarmUps {
 
     /**
      * Starts a warm-up of {@code combo}'s content crypto, unless this JVM has done its budget for that
-     * mode or a warm-up is running already; then returns one that was not started.
+     * mode, a warm-up is running already, or no thread could be started for it; then returns one that
+     * was not started. Never throws: an unlock goes on without a warm-up.
      */
     synchronized CryptoWarmUp start(CipherCombo combo) {
         long left = unitBudget - spent.getOrDefault(combo, 0L);
         if (left <= 0 || !running.ended()) {
             return CryptoWarmUp.notStarted();
         }
-        running = CryptoWarmUp.start(() -> exercises.apply(combo), left, timeLimit, units -> spend(combo, units));
+        running = CryptoWarmUp.start(threads, () -> exercises.apply(combo), left, timeLimit, units -> spend(combo, units));
         return running;
     }
 

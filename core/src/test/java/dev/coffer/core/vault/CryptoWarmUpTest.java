@@ -3,12 +3,17 @@ package dev.coffer.core.vault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.coffer.core.crypto.MasterKey;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,10 +21,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JIT warm-up that an unlock runs while scrypt derives the key: it touches no file, ends by itself
- * after its budget, never outlives a failed unlock, and never fails an unlock.
+ * after its budget, never outlives a failed unlock, and never fails an unlock (not even when no
+ * thread can be started for it).
  */
 class CryptoWarmUpTest {
     private static final Duration LONG = Duration.ofSeconds(60);
@@ -249,6 +256,61 @@ class CryptoWarmUpTest {
         assertThat(warmUp.awaitEnd(LONG)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(2 * rounds * roundMillis));
         assertThat(warmUp.unitsDone()).isEqualTo(rounds);
+    }
+
+    @Test
+    void anUnlockGoesOnWithoutAWarmUpWhoseThreadCannotBeStarted() throws Exception {
+        Path vault = vault(temp.resolve("vault"));
+        List<ThreadFactory> failures = List.of(
+                task -> {
+                    throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached");
+                },
+                task -> {
+                    throw new SecurityException("thread creation not allowed");
+                },
+                task -> {
+                    throw new RejectedExecutionException("no thread for the warm-up");
+                },
+                task -> new Thread(task) {
+                    @Override
+                    public void start() {
+                        throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource limits reached");
+                    }
+                });
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(CryptoWarmUp.class);
+        Level levelBefore = log.getLevel();
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        log.addAppender(logged);
+        log.setLevel(Level.DEBUG);
+        log.setAdditive(false);
+        try {
+            for (ThreadFactory failing : failures) {
+                AtomicInteger asked = new AtomicInteger();
+                ThreadFactory failsOnce = task -> asked.getAndIncrement() == 0 ? failing.newThread(task) : new Thread(task);
+                CountedExercises exercises = new CountedExercises();
+                CryptoWarmUps warmUps = new CryptoWarmUps(failsOnce, exercises, FILE_UNITS, LONG);
+                try (UnlockedVault v = operations(Kdf.SCRYPT, warmUps).unlock(vault, "secret".getBytes())) {
+                    assertThat(v.config().cipherCombo()).isEqualTo(CipherCombo.SIV_XTSHMAC);
+                }
+                assertThat(warmUps.latest().started()).as("no warm-up").isFalse();
+                assertThat(exercises.made).as("no exercise made").hasValue(0);
+
+                try (UnlockedVault v = operations(Kdf.SCRYPT, warmUps).unlock(vault, "secret".getBytes())) {
+                    assertThat(v.config().cipherCombo()).isEqualTo(CipherCombo.SIV_XTSHMAC);
+                }
+                CryptoWarmUp next = warmUps.latest();
+                assertThat(next.started()).as("the next unlock warms up").isTrue();
+                assertThat(next.awaitEnd(LONG)).isTrue();
+                assertThat(next.unitsDone()).as("nothing of the budget was spent by the failure").isEqualTo(FILE_UNITS);
+            }
+        } finally {
+            log.detachAppender(logged);
+            log.setLevel(levelBefore);
+            log.setAdditive(true);
+        }
+        assertThat(logged.list).as("one note per failure").hasSize(failures.size())
+                .allSatisfy(e -> assertThat(e.getLevel()).as("logged above debug").isEqualTo(Level.DEBUG));
     }
 
     @Test
