@@ -106,13 +106,12 @@ final class CryptoWarmUp {
                 long cpuStart = threads.getCurrentThreadCpuTime();
                 unitsDone.addAndGet(work.run(stop));
                 long wall = System.nanoTime() - wallStart;
-                long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
-                // cpuStart is -1 where thread CPU time is not measured: never treated as contended.
-                boolean contended = cpuStart >= 0 && cpu < CONTENDED_SHARE * wall;
-                if (!unlocked) {
-                    pause(PAUSE_WHILE_UNLOCKING * wall, true);
-                } else if (contended) {
-                    pause(wall, false);
+                // cpuStart is -1 where thread CPU time is not measured.
+                long cpu = cpuStart < 0 ? -1 : threads.getCurrentThreadCpuTime() - cpuStart;
+                boolean unlockedAtRoundEnd = unlocked;
+                long pause = pauseAfterRound(wall, cpu, unlockedAtRoundEnd);
+                if (pause > 0) {
+                    pause(pause, !unlockedAtRoundEnd);
                 }
             }
         } catch (RuntimeException e) {
@@ -122,6 +121,20 @@ final class CryptoWarmUp {
         } finally {
             spent.accept(unitsDone.get());
         }
+    }
+
+    /**
+     * The pause after a round that took {@code wallNanos} and {@code cpuNanos} of this thread's CPU time
+     * (negative: not measured, never taken for contention): {@link #PAUSE_WHILE_UNLOCKING} times the
+     * round while the unlock runs; after it, as long as the round if that got less than
+     * {@link #CONTENDED_SHARE} of a core, else none.
+     */
+    static long pauseAfterRound(long wallNanos, long cpuNanos, boolean unlocked) {
+        if (!unlocked) {
+            return PAUSE_WHILE_UNLOCKING * wallNanos;
+        }
+        boolean contended = cpuNanos >= 0 && cpuNanos < CONTENDED_SHARE * wallNanos;
+        return contended ? wallNanos : 0;
     }
 
     /** Waits {@code nanos}, or less if a stop is asked for or (if {@code untilUnlocked}) the unlock succeeds. */
