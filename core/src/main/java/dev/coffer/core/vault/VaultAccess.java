@@ -15,7 +15,7 @@ import java.util.List;
  * and reads it).
  */
 public final class VaultAccess {
-    private static final VaultOperations OPERATIONS = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
+    private static final VaultOperations OPERATIONS = new VaultOperations(Kdf.SCRYPT, new SecureRandom(), CryptoWarmUps.PER_JVM);
 
     private VaultAccess() {}
 
@@ -40,6 +40,9 @@ public final class VaultAccess {
     }
 
     /**
+     * Opens the vault. While scrypt runs, a daemon thread warms up the JIT on the content crypto with
+     * a throwaway key ({@link CryptoWarmUps}); it is stopped if the unlock fails.
+     *
      * @throws InvalidPassphraseException if the passphrase is wrong
      * @throws VaultFormatException       if the folder is not a vault or its configuration is refused
      */

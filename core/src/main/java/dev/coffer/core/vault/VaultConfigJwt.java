@@ -68,6 +68,21 @@ final class VaultConfigJwt {
         return masterkeyFileName;
     }
 
+    /**
+     * The content mode the payload claims, read WITHOUT verifying the signature, or SIV_XTSHMAC if the
+     * claims are refused. Only a hint for work that touches no vault data (the JIT warm-up that runs
+     * during scrypt, before the key that could verify it exists); everything else uses
+     * {@link #verifiedConfig}.
+     */
+    CipherCombo unverifiedCipherCombo() {
+        try {
+            return VaultClaims.read(JwsCompact.decode(token.payload(), FILE_NAME + ": payload"), FILE_NAME).cipherCombo();
+        } catch (VaultFormatException | RuntimeException e) {
+            // A hint must never fail the unlock: the verified claims will report what is wrong.
+            return CipherCombo.SIV_XTSHMAC;
+        }
+    }
+
     /** The token without surrounding whitespace. */
     String compact() {
         return token.compact();

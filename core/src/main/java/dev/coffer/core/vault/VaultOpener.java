@@ -34,7 +34,31 @@ final class VaultOpener {
     }
 
     Opened open(Path vaultDir, byte[] passphraseUtf8) throws IOException {
+        return open(vaultDir, passphraseUtf8, CryptoWarmUps.NONE);
+    }
+
+    /**
+     * Opens the vault while {@code warmUps} warms up the content crypto on another core (scrypt runs
+     * on this one). A warm-up holds back until the opening succeeded, then runs on to its end
+     * (bounded); a failed opening (wrong passphrase, refused file) stops it before throwing.
+     */
+    Opened open(Path vaultDir, byte[] passphraseUtf8, CryptoWarmUps warmUps) throws IOException {
         RootFiles files = readRootFiles(vaultDir);
+        CryptoWarmUp warmUp = warmUps.start(files.vaultJwt().unverifiedCipherCombo());
+        boolean opened = false;
+        try {
+            Opened o = unwrapAndVerify(vaultDir, files, passphraseUtf8);
+            opened = true;
+            warmUp.unlocked();
+            return o;
+        } finally {
+            if (!opened) {
+                warmUp.stop();
+            }
+        }
+    }
+
+    private Opened unwrapAndVerify(Path vaultDir, RootFiles files, byte[] passphraseUtf8) throws IOException {
         MasterKey key = files.masterkey().unwrap(passphraseUtf8, kdf);
         try {
             VaultConfig config = files.vaultJwt().verifiedConfig(key);

@@ -22,11 +22,19 @@ final class VaultOperations {
     private final Kdf kdf;
     private final SecureRandom random;
     private final VaultOpener opener;
+    private final CryptoWarmUps warmUps;
 
+    /** Operations whose unlock warms up nothing (tests of the opening rules). */
     VaultOperations(Kdf kdf, SecureRandom random) {
+        this(kdf, random, CryptoWarmUps.NONE);
+    }
+
+    /** @param warmUps what {@link #unlock} warms up while scrypt runs; only unlock, which serves the vault */
+    VaultOperations(Kdf kdf, SecureRandom random, CryptoWarmUps warmUps) {
         this.kdf = kdf;
         this.random = random;
         this.opener = new VaultOpener(kdf);
+        this.warmUps = warmUps;
     }
 
     /** Writes masterkey.coffer, then vault.coffer (so that a half-made vault is never "a vault"). */
@@ -54,7 +62,7 @@ final class VaultOperations {
     }
 
     UnlockedVault unlock(Path vaultDir, byte[] passphrase) throws IOException {
-        VaultOpener.Opened o = opener.open(vaultDir, passphrase);
+        VaultOpener.Opened o = opener.open(vaultDir, passphrase, warmUps);
         return new UnlockedVault(vaultDir, o.key(), o.config(), o.warnings());
     }
 
