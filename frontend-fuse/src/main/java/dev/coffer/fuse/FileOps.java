@@ -40,7 +40,7 @@ final class FileOps {
     private final Backing backing;
     private final OpenFileTable handles;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
-    private final ContentChanges changes = new ContentChanges();
+    private final ContentChanges changes;
     /** Per handle that has been read from: its sequential-read detection and stream. */
     private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
     private final LongAdder streamed = new LongAdder();
@@ -48,9 +48,10 @@ final class FileOps {
     static final int MAX_STREAMS = 16;
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
 
-    FileOps(Backing backing, OpenFileTable handles) {
+    FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
         this.backing = backing;
         this.handles = handles;
+        this.changes = changes;
     }
 
     /** Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle. */
@@ -59,11 +60,15 @@ final class FileOps {
         if ((flags & O_TRUNC) != 0 && options.contains(StandardOpenOption.WRITE)) {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
-        long fh = handles.add(FileChannel.open(backing.resolve(path), options));
-        if (options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
-            changes.changed();
+        if (!options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            return handles.add(FileChannel.open(backing.resolve(path), options));
         }
-        return fh;
+        changes.begin();
+        try {
+            return handles.add(FileChannel.open(backing.resolve(path), options));
+        } finally {
+            changes.end();
+        }
     }
 
     /** Creates (or, without O_EXCL, opens) a file and gives it the permission bits of {@code mode}. */
@@ -75,9 +80,14 @@ final class FileOps {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
         Path p = backing.resolve(path);
-        FileChannel ch = FileChannel.open(p, options);
+        FileChannel ch;
+        changes.begin();
+        try {
+            ch = FileChannel.open(p, options);
+        } finally {
+            changes.end();
+        }
         long fh = handles.add(ch);
-        changes.changed();
         try {
             AttributeOps.applyMode(backing, p, mode);
         } catch (IOException | RuntimeException e) {
@@ -119,36 +129,34 @@ final class FileOps {
         byte[] data = buffer(size);
         buf.get(0, data, 0, (int) size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
+        changes.begin();
         try {
             while (bb.hasRemaining()) {
                 ch.write(bb, offset + bb.position());
             }
         } finally {
-            changes.changed();
+            changes.end();
         }
         return (int) size;
     }
 
     /** Sets the size of the file at {@code path}: shrinks, or grows with zeros. */
     void truncate(String path, long size) throws IOException {
+        changes.begin();
         try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             resize(ch, size);
         } finally {
-            changes.changed();
+            changes.end();
         }
     }
 
     void ftruncate(long fh, long size) throws IOException {
+        changes.begin();
         try {
             resize(handles.get(fh), size);
         } finally {
-            changes.changed();
+            changes.end();
         }
-    }
-
-    /** A change made elsewhere (a rename over a file) that read streams must not serve across. */
-    void contentChanged() {
-        changes.changed();
     }
 
     void fsync(long fh, boolean dataOnly) throws IOException {

@@ -49,8 +49,9 @@ public class FuseAdapter extends FuseStubFS {
     /** As {@link #FuseAdapter(Path, long, long)}, listing names in {@code names}' form. */
     public FuseAdapter(Path root, long uid, long gid, NameForm names) {
         this.backing = new Backing(root, uid, gid);
-        this.files = new FileOps(backing, handles);
-        this.tree = new TreeOps(backing, names);
+        ContentChanges changes = new ContentChanges();
+        this.files = new FileOps(backing, handles, changes);
+        this.tree = new TreeOps(backing, names, changes);
         this.attributes = new AttributeOps(backing);
     }
 
@@ -171,11 +172,7 @@ public class FuseAdapter extends FuseStubFS {
     @Override
     public int rename(String from, String to) {
         return Calls.run("rename", () -> {
-            try {
-                tree.rename(from, to);
-            } finally {
-                files.contentChanged();
-            }
+            tree.rename(from, to);
             return 0;
         });
     }

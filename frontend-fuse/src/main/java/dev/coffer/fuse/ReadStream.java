@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import jnr.ffi.Pointer;
@@ -18,10 +19,15 @@ import jnr.ffi.Pointer;
  * reads and decrypts a request, the other core waits. With the stream, two threads decrypt the next
  * slots on both cores while the FUSE threads answer the kernel from the ring (docs/fuse.md, "Streaming reads").
  *
- * <p>Consistency: each slot remembers {@link ContentChanges#current()} from before it was read; a
- * slot is served only if no content change in the mount ended since. Anything else (a slot that is
- * not there, stale, failed, or already reused) is a miss, and the caller reads the channel itself,
- * which also reports any error with the vault's own message.
+ * <p>Consistency: each slot remembers {@link ContentChanges#stable()} from before it was read; a
+ * slot is served only if that was a stable count (no change was running) and no change has begun
+ * since, and if it is younger than {@link #MAX_AGE_NANOS}. Anything else (a slot that is not there,
+ * stale, failed, or already reused) is a miss, and the caller reads the channel itself, which also
+ * reports any error with the vault's own message.
+ *
+ * <p>A stream ends (its ring zeroed, {@code onFinish} run once) when it is closed, when the request
+ * that reaches the end of the file has been served, or when its streamers stop without reaching the
+ * end (nobody read on for {@link #IDLE_NANOS}, or a read failed).
  *
  * <p>Threads: any number of FUSE threads call {@link #serve}; streamer {@code i} fills slots
  * {@code i, i + STREAMERS, ...}, each once the readers are done with the slot it replaces;
@@ -29,7 +35,7 @@ import jnr.ffi.Pointer;
  */
 final class ReadStream {
     static final int SLOT = 128 * 1024;
-    /** 1 MiB per stream: 4 slots measured slightly slower, and 8 measured a little faster than 4. */
+    /** 1 MiB per stream: 8 slots measured a little faster than 4. */
     static final int SLOTS = 8;
     /** Streamer threads per stream, each reading every STREAMERS-th slot: two use two cores for decryption. */
     static final int STREAMERS = 2;
@@ -37,25 +43,27 @@ final class ReadStream {
     private static final long SPIN_NANOS = 20_000;
     /**
      * A slot older than this is not served: a change made to the vault outside this mount cannot be
-     * counted, so a reader that paused reads afresh. (The kernel's own attribute cache is also 1 s.)
+     * counted, so a reader that paused reads afresh. (The kernel itself serves the cached pages of
+     * an open file for as long as it stays open.)
      */
-    private static final long MAX_AGE_NANOS = 1_000_000_000L;
+    static final long MAX_AGE_NANOS = 1_000_000_000L;
     /** Requests of one file the kernel has in flight at once, at most (its read-ahead window and the one being read). */
     private static final int IN_FLIGHT = 2;
-    /** A streamer whose ring stayed full this long (nobody reads on) ends; a later sequential read starts another. */
-    private static final long IDLE_NANOS = 500_000_000L;
+    /** A streamer whose ring stayed full this long (nobody reads on) ends, and with the last one the stream. */
+    static final long IDLE_NANOS = 500_000_000L;
 
     private final FileChannel channel;
     private final ContentChanges changes;
     private final long base;
+    private final Runnable onFinish;
     private final byte[][] data = new byte[SLOTS][SLOT];
     /** Per ring position: the slot number it holds once read, or -1 while empty or being (re)filled. Written under this. */
     private final AtomicLongArray slotOf = new AtomicLongArray(SLOTS);
     /** Per ring position: the bytes it holds (less than SLOT at the end of the file). Guarded by this. */
     private final int[] length = new int[SLOTS];
-    /** Per ring position: {@link ContentChanges#current()} before it was read. Guarded by this. */
+    /** Per ring position: {@link ContentChanges#stable()} before it was read (-1: never serve). Guarded by this. */
     private final long[] version = new long[SLOTS];
-    /** Per ring position: when it was read (System.nanoTime). Guarded by this. */
+    /** Per ring position: when its read began (System.nanoTime). Guarded by this. */
     private final long[] readAt = new long[SLOTS];
     /** Per ring position: whether a request has copied out the end of the slot it holds. Guarded by this. */
     private final boolean[] done = new boolean[SLOTS];
@@ -65,14 +73,19 @@ final class ReadStream {
     private volatile long failedAt = Long.MAX_VALUE;
     /** The slot that holds the end of the file, once known. */
     private volatile long lastSlot = Long.MAX_VALUE;
+    /** Set by close() or the stream's end: no streamer claims another slot, nothing more is served. */
     private volatile boolean stopped;
+    /** Whether the ring has been zeroed and onFinish run. Guarded by this. */
+    private boolean finished;
     private final Thread[] streamers = new Thread[STREAMERS];
     private final boolean[] streamerWaits = new boolean[STREAMERS];
+    private final AtomicInteger running = new AtomicInteger();
 
-    private ReadStream(FileChannel channel, ContentChanges changes, long base) {
+    private ReadStream(FileChannel channel, ContentChanges changes, long base, Runnable onFinish) {
         this.channel = channel;
         this.changes = changes;
         this.base = base;
+        this.onFinish = onFinish;
         for (int r = 0; r < SLOTS; r++) {
             slotOf.set(r, -1);
         }
@@ -83,11 +96,26 @@ final class ReadStream {
         }
     }
 
-    /** Starts a stream of {@code channel} from {@code base}. */
-    static ReadStream start(FileChannel channel, ContentChanges changes, long base) {
-        ReadStream s = new ReadStream(channel, changes, base);
-        for (Thread t : s.streamers) {
-            t.start();
+    /**
+     * Starts a stream of {@code channel} from {@code base}; {@code onFinish} runs once when it ends. If
+     * this throws (no memory for the ring, no thread), {@code onFinish} has run and nothing is left running.
+     */
+    static ReadStream start(FileChannel channel, ContentChanges changes, long base, Runnable onFinish) {
+        ReadStream s;
+        try {
+            s = new ReadStream(channel, changes, base, onFinish);
+        } catch (RuntimeException | Error e) {
+            onFinish.run();
+            throw e;
+        }
+        try {
+            for (Thread t : s.streamers) {
+                s.running.incrementAndGet();
+                t.start();
+            }
+        } catch (RuntimeException | Error e) {
+            s.close();
+            throw e;
         }
         return s;
     }
@@ -101,11 +129,7 @@ final class ReadStream {
             return -1;
         }
         long first = (offset - base) / SLOT;
-        long last = (offset + size - 1 - base) / SLOT;
-        long fileEnd = lastSlot;
-        if (last > fileEnd) {
-            last = fileEnd; // the request runs past the end of the file: serve what is there
-        }
+        long last = Math.min((offset + size - 1 - base) / SLOT, lastSlot);
         // A request beyond the ring's reach would wait for slots the streamers may not read yet.
         if (first > last || last >= consumed + SLOTS) {
             return -1;
@@ -115,7 +139,13 @@ final class ReadStream {
                 return -1;
             }
         }
+        boolean reachedEnd;
+        int copied = 0;
         synchronized (this) {
+            if (finished) {
+                return -1;
+            }
+            last = Math.min(last, lastSlot); // a slot read meanwhile may have ended the file earlier
             long now = changes.current();
             long oldest = System.nanoTime() - MAX_AGE_NANOS;
             for (long k = first; k <= last; k++) {
@@ -124,53 +154,70 @@ final class ReadStream {
                     return -1;
                 }
             }
-            int copied = 0;
             long pos = offset;
             long end = offset + size;
             for (long k = first; k <= last && pos < end; k++) {
                 int r = (int) (k % SLOTS);
-                long slotStart = base + k * SLOT;
-                int from = (int) (pos - slotStart);
+                int from = (int) (pos - (base + k * SLOT));
                 int n = (int) Math.min(end - pos, length[r] - from);
-                if (n <= 0) {
-                    break; // the end of the file
+                if (n > 0) {
+                    buf.put(copied, data[r], from, n);
+                    copied += n;
+                    pos += n;
                 }
-                buf.put(copied, data[r], from, n);
-                copied += n;
-                pos += n;
-                if (from + n == length[r]) {
+                if (from + Math.max(n, 0) >= length[r]) {
                     done[r] = true;
                 }
-            }
-            // Requests can finish out of order (the kernel sends a few at once): a slot is free for
-            // reuse once it and every slot before it have been copied out, or once it lies more than
-            // IN_FLIGHT slots behind this request (the kernel found those pages cached and skipped them).
-            long freed = consumed;
-            while (freed < first - IN_FLIGHT
-                    || slotOf.get((int) (freed % SLOTS)) == freed && done[(int) (freed % SLOTS)]) {
-                freed++;
-            }
-            if (freed > consumed) {
-                consumed = freed;
-                for (int i = 0; i < STREAMERS; i++) {
-                    if (streamerWaits[i]) {
-                        LockSupport.unpark(streamers[i]);
-                    }
+                if (length[r] < SLOT) {
+                    break; // the end of the file
                 }
             }
-            return copied;
+            advanceConsumed(first);
+            reachedEnd = allServed();
+        }
+        if (reachedEnd) {
+            finish(); // the reader has the end of the file: nothing in the ring is wanted any more
+        }
+        return copied;
+    }
+
+    /**
+     * Frees ring positions for the streamers: a slot is free once it and every slot before it have
+     * been copied out (requests can finish out of order: the kernel sends a few at once), or once it
+     * lies more than IN_FLIGHT slots behind the request at {@code first} (the kernel found those pages
+     * cached and skipped them). Under this.
+     */
+    private void advanceConsumed(long first) {
+        long freed = consumed;
+        while (freed < first - IN_FLIGHT
+                || slotOf.get((int) (freed % SLOTS)) == freed && done[(int) (freed % SLOTS)]) {
+            freed++;
+        }
+        if (freed > consumed) {
+            consumed = freed;
+            for (int i = 0; i < STREAMERS; i++) {
+                if (streamerWaits[i]) {
+                    LockSupport.unpark(streamers[i]);
+                }
+            }
         }
     }
 
-    /** Waits until slot {@code k} has been read; false if it never will be (failed, stopped, past the end). */
+    /** Whether every slot up to the end of the file has been copied out. Under this. */
+    private boolean allServed() {
+        return lastSlot != Long.MAX_VALUE && consumed > lastSlot;
+    }
+
+    /** Waits until slot {@code k} has been read; false if it never will be (freed, failed, stopped, past the end). */
     private boolean await(long k) {
         int r = (int) (k % SLOTS);
         long spinUntil = 0;
         int spins = 0;
         long held;
         while ((held = slotOf.get(r)) != k) {
-            if (held > k || stopped || failedAt <= k || lastSlot < k) {
-                return false; // reused for a later slot (served to another thread meanwhile), or never coming
+            // A freed slot is never read again: its position goes to a later slot (which may fail, or never come).
+            if (held > k || k < consumed || stopped || failedAt <= k || lastSlot < k) {
+                return false;
             }
             if ((++spins & 63) != 0) {
                 Thread.onSpinWait();
@@ -181,7 +228,7 @@ final class ReadStream {
                 spinUntil = now + SPIN_NANOS;
             } else if (now > spinUntil) {
                 synchronized (this) {
-                    if (slotOf.get(r) < k && !stopped && failedAt > k && lastSlot >= k) {
+                    if (slotOf.get(r) < k && k >= consumed && !stopped && failedAt > k && lastSlot >= k) {
                         try {
                             wait(10);
                         } catch (InterruptedException e) {
@@ -204,7 +251,7 @@ final class ReadStream {
                 if (!claim(k, r, first)) {
                     break;
                 }
-                long v = changes.current();
+                long v = changes.stable();
                 long at = System.nanoTime();
                 ByteBuffer bb = ByteBuffer.wrap(data[r]);
                 long pos = base + k * SLOT;
@@ -215,15 +262,22 @@ final class ReadStream {
                     }
                 }
                 int len = bb.position();
-                if (len < SLOT) {
-                    lastSlot = Math.min(lastSlot, k);
-                }
+                boolean ended;
                 synchronized (this) {
+                    if (len < SLOT) {
+                        lastSlot = Math.min(lastSlot, k);
+                    }
                     length[r] = len;
                     version[r] = v;
                     readAt[r] = at;
+                    done[r] = len == 0; // nothing in it to copy out
                     slotOf.set(r, k);
                     notifyAll();
+                    advanceConsumed(consumed); // an empty last slot may be all the reader was still owed
+                    ended = allServed();
+                }
+                if (ended) {
+                    finish();
                 }
                 if (len < SLOT) {
                     reachedEnd = true;
@@ -235,6 +289,9 @@ final class ReadStream {
         } finally {
             if (!reachedEnd) {
                 fail(k); // failed, or ended early (idle, closed): nothing more will come from this streamer
+            }
+            if (running.decrementAndGet() == 0 && lastSlot == Long.MAX_VALUE) {
+                finish(); // every streamer stopped short of the end: the ring is of no more use
             }
         }
     }
@@ -249,6 +306,9 @@ final class ReadStream {
         long idleSince = 0;
         while (true) {
             synchronized (this) {
+                if (stopped) {
+                    return false;
+                }
                 if (k < consumed + SLOTS) {
                     slotOf.set(r, -1);
                     done[r] = false;
@@ -257,7 +317,7 @@ final class ReadStream {
                 }
                 streamerWaits[streamer] = true;
             }
-            if (stopped || lastSlot < k) {
+            if (lastSlot < k) {
                 return false;
             }
             long now = System.nanoTime();
@@ -270,6 +330,28 @@ final class ReadStream {
         }
     }
 
+    /** Ends the stream once: nothing more is claimed or served, the ring is zeroed, onFinish runs. */
+    private void finish() {
+        synchronized (this) {
+            stopped = true;
+            notifyAll();
+            if (finished) {
+                return;
+            }
+            finished = true;
+            for (int r = 0; r < SLOTS; r++) {
+                slotOf.set(r, -1);
+            }
+            for (byte[] d : data) {
+                Arrays.fill(d, (byte) 0);
+            }
+        }
+        for (Thread t : streamers) {
+            LockSupport.unpark(t);
+        }
+        onFinish.run();
+    }
+
     /** Whether the ring holds the bytes at {@code position}, read and not yet replaced (tests wait for it). */
     boolean holds(long position) {
         if (position < base) {
@@ -279,7 +361,7 @@ final class ReadStream {
         return slotOf.get((int) (k % SLOTS)) == k;
     }
 
-    /** Whether every slot holds only zeros (tests check {@link #close}). */
+    /** Whether every slot holds only zeros (tests check that an ended stream keeps no cleartext). */
     synchronized boolean ringZeroed() {
         for (byte[] d : data) {
             for (byte b : d) {
@@ -301,7 +383,10 @@ final class ReadStream {
         return false;
     }
 
-    /** Stops the streamers, waits for them and zeroes the ring. */
+    /**
+     * Stops the streamers, waits for them (a streamer in the middle of a slot finishes it: a vault
+     * channel must not be interrupted) and ends the stream. Idempotent.
+     */
     void close() {
         synchronized (this) {
             stopped = true;
@@ -318,14 +403,7 @@ final class ReadStream {
                 }
             }
         }
-        synchronized (this) {
-            for (byte[] d : data) {
-                Arrays.fill(d, (byte) 0);
-            }
-            for (int r = 0; r < SLOTS; r++) {
-                slotOf.set(r, -1);
-            }
-        }
+        finish();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.Semaphore;
 import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The reads of one FUSE handle: notices when they form a sequential stream of whole requests and then
@@ -11,6 +13,7 @@ import jnr.ffi.Pointer;
  * and handles whose streams keep being invalidated (by writes elsewhere in the mount) read directly.
  */
 final class StreamingReads {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamingReads.class);
     /** Streams need a second core: with one, the streamers would only take turns with the FUSE threads. */
     private static final boolean STREAMING = Runtime.getRuntime().availableProcessors() >= 2;
     /** Sequential requests of at least this size, in a row, before a stream starts. */
@@ -18,13 +21,13 @@ final class StreamingReads {
     static final int STREAK = 2;
     /** A stream starts only if at least this much of the file is left to read. */
     static final long MIN_REMAINING = 2L * ReadStream.SLOTS * ReadStream.SLOT;
-    /** Streams that served fewer requests than this before they had to be replaced count as wasted. */
+    /** Streams that served fewer requests than this before they had to be replaced count as wasted; one that serves this many forgives earlier ones. */
     private static final int USEFUL = 8;
     private static final int MAX_WASTED = 3;
 
     private final FileChannel channel;
     private final ContentChanges changes;
-    /** The mount's rings: a stream holds one permit from its start until it is replaced or closed. */
+    /** The mount's rings: a stream holds one permit from its start until it ends (ReadStream's onFinish). */
     private final Semaphore rings;
     private long lastEnd = -1;
     private int streak;
@@ -51,7 +54,9 @@ final class StreamingReads {
         int n = s.serve(buf, size, offset);
         if (n >= 0) {
             synchronized (this) {
-                served++;
+                if (++served == USEFUL) {
+                    wasted = 0;
+                }
                 lastEnd = offset + n;
             }
         }
@@ -74,19 +79,22 @@ final class StreamingReads {
                 }
                 old = stream;
                 stream = null;
-            } else if (!rings.tryAcquire()) {
-                return; // as many files as the mount allows are streaming already: read directly
-            }
-            // The permit of the replaced stream (or the one just taken) goes to the new stream.
-            if (wasted < MAX_WASTED) {
-                stream = ReadStream.start(channel, changes, lastEnd);
-                served = 0;
-            } else {
-                rings.release();
             }
         }
         if (old != null) {
-            old.close();
+            old.close(); // outside the lock: it waits for a streamer in the middle of a slot
+        }
+        synchronized (this) {
+            if (closed || stream != null || wasted >= MAX_WASTED || !rings.tryAcquire()) {
+                return; // as many files as the mount allows stream already: read directly
+            }
+            try {
+                stream = ReadStream.start(channel, changes, lastEnd, rings::release);
+                served = 0;
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // No thread or memory for a stream (start gave the permit back): the reads go on directly.
+                LOG.debug("no read stream: {}", e.getClass().getName());
+            }
         }
     }
 
@@ -113,7 +121,6 @@ final class StreamingReads {
         }
         if (s != null) {
             s.close();
-            rings.release();
         }
     }
 }

@@ -36,10 +36,13 @@ final class TreeOps {
     private final Backing backing;
     private final NameForm names;
     private final Object unlinkedLock = new Object();
+    /** A rename can put another file's bytes under a name that is open and streaming. */
+    private final ContentChanges changes;
 
-    TreeOps(Backing backing, NameForm names) {
+    TreeOps(Backing backing, NameForm names, ContentChanges changes) {
         this.backing = backing;
         this.names = names;
+        this.changes = changes;
     }
 
     /**
@@ -107,13 +110,18 @@ final class TreeOps {
 
     /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */
     void rename(String from, String to) throws IOException {
-        if (Backing.isHidden(to)) {
-            synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
-                backing.ensureUnlinkedFolder();
+        changes.begin();
+        try {
+            if (Backing.isHidden(to)) {
+                synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
+                    backing.ensureUnlinkedFolder();
+                    move(from, to);
+                }
+            } else {
                 move(from, to);
             }
-        } else {
-            move(from, to);
+        } finally {
+            changes.end();
         }
     }
 

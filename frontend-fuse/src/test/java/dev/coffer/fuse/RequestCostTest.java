@@ -41,7 +41,7 @@ class RequestCostTest {
             Files.writeString(root.resolve("d/f" + i), "content " + i);
         }
         Backing backing = new Backing(root, 0, 0);
-        tree = new TreeOps(backing, NameForm.NFC);
+        tree = new TreeOps(backing, NameForm.NFC, new ContentChanges());
         attributes = new AttributeOps(backing);
         stat = new FileStat(Runtime.getSystemRuntime());
         attributes.getattr("/d", stat); // the folder's path is resolved once, as after the kernel's first lookup

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Memory;
@@ -34,18 +35,23 @@ class StreamingReadsTest {
     private static final int REQUEST = 128 * 1024;
     private static final int O_RDONLY = 0;
     private static final int O_WRONLY = 1;
+    private static final int O_TRUNC = 01000;
 
     @TempDir
     Path tmp;
 
     private final OpenFileTable handles = new OpenFileTable();
+    private final ContentChanges changes = new ContentChanges();
     private FileOps files;
+    private TreeOps tree;
     private Path file;
     private byte[] content;
 
     @BeforeEach
     void createFile() throws IOException {
-        files = new FileOps(new Backing(tmp, 0, 0), handles);
+        assertThat(java.lang.Runtime.getRuntime().availableProcessors()).as("read streams need two cores; this machine has fewer").isGreaterThanOrEqualTo(2);
+        files = new FileOps(new Backing(tmp, 0, 0), handles, changes);
+        tree = new TreeOps(new Backing(tmp, 0, 0), NameForm.NFC, changes);
         content = new byte[16 << 20];
         new Random(7).nextBytes(content);
         file = tmp.resolve("big");
@@ -164,6 +170,7 @@ class StreamingReadsTest {
             pool.shutdownNow();
         }
         assertThat(got).isEqualTo(content);
+        assertThat(files.streamedReads()).as("most requests answered by the stream").isGreaterThan(content.length / REQUEST / 2);
         files.release(fh);
     }
 
@@ -186,7 +193,7 @@ class StreamingReadsTest {
     @Test
     void closingAStreamStopsItsThreadsAndZeroesItsRing() throws Exception {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-        java.util.concurrent.Semaphore rings = new java.util.concurrent.Semaphore(1);
+        Semaphore rings = new Semaphore(1);
         StreamingReads reads = new StreamingReads(ch, new ContentChanges(), rings);
         Pointer buf = buffer();
         for (long pos = 0; pos < 3 * REQUEST; pos += REQUEST) {
@@ -229,6 +236,122 @@ class StreamingReadsTest {
         for (long fh : readers.subList(1, readers.size())) {
             files.release(fh);
         }
+    }
+
+    @Test
+    void aStreamThatServedTheEndOfItsFileGivesItsRingBackWhileTheFileStaysOpen() throws IOException {
+        List<Long> readers = new ArrayList<>();
+        for (int i = 0; i < FileOps.MAX_STREAMS; i++) {
+            long fh = files.open("/big", O_RDONLY);
+            assertThat(readSequentially(fh, 0, content.length)).isEqualTo(content);
+            ReadStream ended = files.readsOf(fh).stream();
+            assertThat(ended).isNotNull();
+            // The streamer that found the end may finish the stream a moment after the last request.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ended.streaming() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(ended.streaming()).isFalse();
+            assertThat(ended.ringZeroed()).as("the ring of a stream that served the end is zeroed").isTrue();
+            readers.add(fh); // kept open, as viewers and players do
+        }
+        long another = files.open("/big", O_RDONLY);
+        readSequentially(another, 0, 3 * REQUEST);
+        assertThat(files.readsOf(another).stream()).as("rings of ended streams are free again").isNotNull();
+        files.release(another);
+        for (long fh : readers) {
+            files.release(fh);
+        }
+    }
+
+    @Test
+    void anOTruncOpenACreateAndARenameOverTheFileAreSeenByTheNextRequest() throws Exception {
+        long reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        long truncating = files.open("/big", O_WRONLY | O_TRUNC);
+        assertThat(files.read(reader, buffer(), REQUEST, 1 << 20)).as("after an O_TRUNC open").isZero();
+        files.release(truncating);
+        files.release(reader);
+
+        Files.write(file, content);
+        reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        files.release(files.create("/big", 0644, O_WRONLY | O_TRUNC));
+        assertThat(files.read(reader, buffer(), REQUEST, 1 << 20)).as("after a create with O_TRUNC").isZero();
+        files.release(reader);
+
+        Files.write(file, content);
+        byte[] other = new byte[content.length];
+        java.util.Arrays.fill(other, (byte) 7);
+        Files.write(tmp.resolve("other"), other);
+        reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        // Overwrite the streamed file's bytes in place, then rename another file over its name: a
+        // plain folder's handle keeps the old file, whose bytes did change.
+        try (FileChannel w = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            w.write(ByteBuffer.wrap(other, 0, REQUEST), (1 << 20) + REQUEST);
+        }
+        tree.rename("/other", "/big");
+        Pointer buf = buffer();
+        assertThat(files.read(reader, buf, REQUEST, (1 << 20) + REQUEST)).isEqualTo(REQUEST);
+        byte[] got = new byte[REQUEST];
+        buf.get(0, got, 0, REQUEST);
+        assertThat(got).as("after a rename").containsOnly((byte) 7);
+        files.release(reader);
+    }
+
+    @Test
+    void aSlotIsNotServedOnceOlderThanTheAgeLimit() throws Exception {
+        long reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        // A change behind the mount's back (another program on the vault folder) cannot be counted.
+        byte[] changed = new byte[REQUEST];
+        java.util.Arrays.fill(changed, (byte) 9);
+        try (FileChannel w = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            w.write(ByteBuffer.wrap(changed), 1 << 20);
+        }
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(ReadStream.MAX_AGE_NANOS) + 100);
+        Pointer buf = buffer();
+        assertThat(files.read(reader, buf, REQUEST, 1 << 20)).isEqualTo(REQUEST);
+        byte[] got = new byte[REQUEST];
+        buf.get(0, got, 0, REQUEST);
+        assertThat(got).containsOnly((byte) 9);
+        files.release(reader);
+    }
+
+    @Test
+    void aRequestForAFreedSlotWhoseRefillFailsMissesInsteadOfWaiting() throws Exception {
+        long failFrom = (long) ReadStream.SLOTS * REQUEST; // slot 8 reuses slot 0's place in the ring
+        FileChannel failing = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                if (position >= failFrom && position < failFrom + REQUEST) { // slot 8 only: the other streamer goes on
+                    throw new IOException("unit failed authentication");
+                }
+                return d.read(dst, position);
+            }
+        };
+        Semaphore rings = new Semaphore(1);
+        rings.acquire();
+        ReadStream stream = ReadStream.start(failing, changes, 0, rings::release);
+        Pointer buf = buffer();
+        // The second half of slot 0 arrives first (requests finish out of order), then slots 1-7:
+        // slot 0 counts as copied out, its place goes to slot 8, whose read fails.
+        assertThat(stream.serve(buf, REQUEST / 2, REQUEST / 2)).isEqualTo(REQUEST / 2);
+        for (long k = 1; k < ReadStream.SLOTS; k++) {
+            assertThat(stream.serve(buf, REQUEST, k * REQUEST)).isEqualTo(REQUEST);
+        }
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> assertThat(stream.serve(buf, REQUEST / 2, 0)).as("the late first half of slot 0").isEqualTo(-1));
+        // It missed at once, not after the other streamer gave up waiting for readers (which ends the stream).
+        assertThat(stream.streaming()).as("the other streamer still waits for readers").isTrue();
+        stream.close();
+        assertThat(rings.availablePermits()).isEqualTo(1);
+        failing.close();
     }
 
     @Test
