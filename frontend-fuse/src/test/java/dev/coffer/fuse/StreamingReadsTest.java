@@ -89,10 +89,8 @@ class StreamingReadsTest {
 
     @Test
     void aWriteThroughAnotherHandleIsSeenByTheNextRequest() throws Exception {
-        long reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
+        long reader = readerStreamingPastOneMiB();
         long streamedBefore = files.streamedReads();
-        awaitRingHolds(reader, (1 << 20) + REQUEST);
         // The stream has read ahead of 1 MiB by now; change bytes it holds.
         byte[] changed = new byte[REQUEST];
         java.util.Arrays.fill(changed, (byte) 0x5A);
@@ -110,9 +108,7 @@ class StreamingReadsTest {
 
     @Test
     void aTruncateIsSeenByTheNextRequest() throws Exception {
-        long reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
-        awaitRingHolds(reader, (1 << 20) + 1000);
+        long reader = readerStreamingPastOneMiB();
         files.truncate("/big", (1 << 20) + 1000);
         Pointer buf = buffer();
         assertThat(files.read(reader, buf, REQUEST, 1 << 20)).isEqualTo(1000);
@@ -266,18 +262,14 @@ class StreamingReadsTest {
 
     @Test
     void anOTruncOpenACreateAndARenameOverTheFileAreSeenByTheNextRequest() throws Exception {
-        long reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
-        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        long reader = readerStreamingPastOneMiB();
         long truncating = files.open("/big", O_WRONLY | O_TRUNC);
         assertThat(files.read(reader, buffer(), REQUEST, 1 << 20)).as("after an O_TRUNC open").isZero();
         files.release(truncating);
         files.release(reader);
 
         Files.write(file, content);
-        reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
-        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        reader = readerStreamingPastOneMiB();
         files.release(files.create("/big", 0644, O_WRONLY | O_TRUNC));
         assertThat(files.read(reader, buffer(), REQUEST, 1 << 20)).as("after a create with O_TRUNC").isZero();
         files.release(reader);
@@ -286,9 +278,7 @@ class StreamingReadsTest {
         byte[] other = new byte[content.length];
         java.util.Arrays.fill(other, (byte) 7);
         Files.write(tmp.resolve("other"), other);
-        reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
-        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        reader = readerStreamingPastOneMiB();
         // Overwrite the streamed file's bytes in place, then rename another file over its name: a
         // plain folder's handle keeps the old file, whose bytes did change.
         try (FileChannel w = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -305,9 +295,7 @@ class StreamingReadsTest {
 
     @Test
     void aSlotIsNotServedOnceOlderThanTheAgeLimit() throws Exception {
-        long reader = files.open("/big", O_RDONLY);
-        readSequentially(reader, 0, 1 << 20);
-        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        long reader = readerStreamingPastOneMiB();
         // A change behind the mount's back (another program on the vault folder) cannot be counted.
         byte[] changed = new byte[REQUEST];
         java.util.Arrays.fill(changed, (byte) 9);
@@ -385,6 +373,14 @@ class StreamingReadsTest {
         byte[] b = new byte[length];
         System.arraycopy(content, from, b, 0, length);
         return b;
+    }
+
+    /** A new handle that has read the first MiB, whose stream has read the next request's bytes ahead. */
+    private long readerStreamingPastOneMiB() throws IOException, InterruptedException {
+        long reader = files.open("/big", O_RDONLY);
+        readSequentially(reader, 0, 1 << 20);
+        awaitRingHolds(reader, (1 << 20) + REQUEST);
+        return reader;
     }
 
     /** Waits until the stream of {@code fh} has read the bytes at {@code position} ahead of the reader. */

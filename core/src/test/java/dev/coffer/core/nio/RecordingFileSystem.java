@@ -40,6 +40,8 @@ public final class RecordingFileSystem extends FileSystem {
     public final List<String> statted = Collections.synchronizedList(new ArrayList<>());
     /** Paths deleted (files and folders). */
     public final List<String> deleted = Collections.synchronizedList(new ArrayList<>());
+    /** Every provider call, as "operation path" (tests that prove some code touches no file at all). */
+    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     private final FileSystem base = FileSystems.getDefault();
     private final Provider provider = new Provider();
 
@@ -50,6 +52,18 @@ public final class RecordingFileSystem extends FileSystem {
 
     private Path unwrap(Path p) {
         return ((RPath) p).delegate;
+    }
+
+    /** A copy of every provider call so far, as "operation path", in order. */
+    public List<String> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    private Path record(String operation, Path p) {
+        calls.add(operation + " " + p);
+        return unwrap(p);
     }
 
     /** Forgets everything recorded so far. */
@@ -114,19 +128,19 @@ public final class RecordingFileSystem extends FileSystem {
         @Override
         public SeekableByteChannel newByteChannel(Path p, Set<? extends OpenOption> o, FileAttribute<?>... a) throws IOException {
             opened.add(p.toString());
-            return d.newByteChannel(unwrap(p), o, a);
+            return d.newByteChannel(record("open", p), o, a);
         }
 
         @Override
         public FileChannel newFileChannel(Path p, Set<? extends OpenOption> o, FileAttribute<?>... a) throws IOException {
             opened.add(p.toString());
-            return d.newFileChannel(unwrap(p), o, a);
+            return d.newFileChannel(record("open", p), o, a);
         }
 
         @Override
         public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter) throws IOException {
             listed.add(dir.toString());
-            DirectoryStream<Path> ds = d.newDirectoryStream(unwrap(dir), x -> filter.accept(wrap(x)));
+            DirectoryStream<Path> ds = d.newDirectoryStream(record("list", dir), x -> filter.accept(wrap(x)));
             return new DirectoryStream<>() {
                 @Override public java.util.Iterator<Path> iterator() {
                     java.util.Iterator<Path> it = ds.iterator();
@@ -139,31 +153,31 @@ public final class RecordingFileSystem extends FileSystem {
             };
         }
 
-        @Override public void createDirectory(Path dir, FileAttribute<?>... a) throws IOException { d.createDirectory(unwrap(dir), a); }
+        @Override public void createDirectory(Path dir, FileAttribute<?>... a) throws IOException { d.createDirectory(record("mkdir", dir), a); }
         @Override public void delete(Path p) throws IOException {
             deleted.add(p.toString());
-            d.delete(unwrap(p));
+            d.delete(record("delete", p));
         }
-        @Override public void copy(Path s, Path t, CopyOption... o) throws IOException { d.copy(unwrap(s), unwrap(t), o); }
-        @Override public void move(Path s, Path t, CopyOption... o) throws IOException { d.move(unwrap(s), unwrap(t), o); }
-        @Override public boolean isSameFile(Path a, Path b) throws IOException { return d.isSameFile(unwrap(a), unwrap(b)); }
-        @Override public boolean isHidden(Path p) throws IOException { return d.isHidden(unwrap(p)); }
-        @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(unwrap(p)); }
+        @Override public void copy(Path s, Path t, CopyOption... o) throws IOException { d.copy(record("copy", s), record("copy-to", t), o); }
+        @Override public void move(Path s, Path t, CopyOption... o) throws IOException { d.move(record("move", s), record("move-to", t), o); }
+        @Override public boolean isSameFile(Path a, Path b) throws IOException { return d.isSameFile(record("same", a), record("same", b)); }
+        @Override public boolean isHidden(Path p) throws IOException { return d.isHidden(record("hidden", p)); }
+        @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(record("store", p)); }
         @Override public void checkAccess(Path p, AccessMode... m) throws IOException {
             statted.add(p.toString());
-            d.checkAccess(unwrap(p), m);
+            d.checkAccess(record("access", p), m);
         }
-        @Override public <V extends FileAttributeView> V getFileAttributeView(Path p, Class<V> t, LinkOption... o) { return d.getFileAttributeView(unwrap(p), t, o); }
+        @Override public <V extends FileAttributeView> V getFileAttributeView(Path p, Class<V> t, LinkOption... o) { return d.getFileAttributeView(record("view", p), t, o); }
         @Override public <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> t, LinkOption... o) throws IOException {
             statted.add(p.toString());
-            return d.readAttributes(unwrap(p), t, o);
+            return d.readAttributes(record("stat", p), t, o);
         }
         @Override public Map<String, Object> readAttributes(Path p, String a, LinkOption... o) throws IOException {
             statted.add(p.toString());
-            return d.readAttributes(unwrap(p), a, o);
+            return d.readAttributes(record("stat", p), a, o);
         }
-        @Override public void setAttribute(Path p, String a, Object v, LinkOption... o) throws IOException { d.setAttribute(unwrap(p), a, v, o); }
-        @Override public void createSymbolicLink(Path l, Path t, FileAttribute<?>... a) throws IOException { d.createSymbolicLink(unwrap(l), unwrap(t), a); }
-        @Override public Path readSymbolicLink(Path l) throws IOException { return wrap(d.readSymbolicLink(unwrap(l))); }
+        @Override public void setAttribute(Path p, String a, Object v, LinkOption... o) throws IOException { d.setAttribute(record("set", p), a, v, o); }
+        @Override public void createSymbolicLink(Path l, Path t, FileAttribute<?>... a) throws IOException { d.createSymbolicLink(record("symlink", l), unwrap(t), a); }
+        @Override public Path readSymbolicLink(Path l) throws IOException { return wrap(d.readSymbolicLink(record("readlink", l))); }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.coffer.core.nio.RecordingFileSystem;
 import dev.coffer.core.crypto.MasterKey;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -119,7 +120,7 @@ class CryptoWarmUpTest {
 
     @Test
     void theWarmUpTouchesNoFileWhileScryptRunsNorAfterTheUnlock() throws Exception {
-        AccessRecordingFileSystem fs = new AccessRecordingFileSystem();
+        RecordingFileSystem fs = new RecordingFileSystem();
         Path vault = vault(fs.wrap(temp.resolve("vault")));
         CountedExercises exercises = new CountedExercises();
         CryptoWarmUps warmUps = new CryptoWarmUps(exercises, 8 * FILE_UNITS, LONG);
@@ -250,21 +251,12 @@ class CryptoWarmUpTest {
         // A lower bound only: a busy machine makes rounds and pauses longer, never shorter.
         int rounds = 4;
         long roundNanos = Duration.ofMillis(25).toNanos();
-        Function<CipherCombo, CryptoWarmUp.Exercise> spinning = combo -> new CryptoWarmUp.Exercise() {
-            @Override
-            public int run(BooleanSupplier stop) {
-                long end = System.nanoTime() + roundNanos;
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
-                return 1;
+        Function<CipherCombo, CryptoWarmUp.Exercise> spinning = combo -> oneUnitRounds(() -> {
+            long end = System.nanoTime() + roundNanos;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
             }
-
-            @Override
-            public void close() {
-                // nothing to release
-            }
-        };
+        });
         CryptoWarmUps warmUps = new CryptoWarmUps(spinning, rounds, LONG);
         long start = System.nanoTime();
         CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTSHMAC);
@@ -281,23 +273,14 @@ class CryptoWarmUpTest {
         int rounds = 5;
         long roundMillis = 40;
         CountDownLatch unlockReported = new CountDownLatch(1);
-        Function<CipherCombo, CryptoWarmUp.Exercise> sleeping = combo -> new CryptoWarmUp.Exercise() {
-            @Override
-            public int run(BooleanSupplier stop) {
-                try {
-                    unlockReported.await(LONG.toSeconds(), TimeUnit.SECONDS);
-                    Thread.sleep(roundMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return 1;
+        Function<CipherCombo, CryptoWarmUp.Exercise> sleeping = combo -> oneUnitRounds(() -> {
+            try {
+                unlockReported.await(LONG.toSeconds(), TimeUnit.SECONDS);
+                Thread.sleep(roundMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-
-            @Override
-            public void close() {
-                // nothing to release
-            }
-        };
+        });
         CryptoWarmUps warmUps = new CryptoWarmUps(sleeping, rounds, LONG);
         long start = System.nanoTime();
         CryptoWarmUp warmUp = warmUps.start(CipherCombo.SIV_XTSHMAC);
@@ -398,6 +381,22 @@ class CryptoWarmUpTest {
     }
 
     /** An exercise whose first round is held until released (or for LONG), recording what it saw. */
+    /** An exercise whose every round runs {@code round} and counts as one unit; nothing to close. */
+    private static CryptoWarmUp.Exercise oneUnitRounds(Runnable round) {
+        return new CryptoWarmUp.Exercise() {
+            @Override
+            public int run(BooleanSupplier stop) {
+                round.run();
+                return 1;
+            }
+
+            @Override
+            public void close() {
+                // nothing to release
+            }
+        };
+    }
+
     private static final class BlockingExercise implements CryptoWarmUp.Exercise {
         final CountDownLatch roundBegan = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
