@@ -41,6 +41,7 @@ final class FileOps {
     private final OpenFileTable handles;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
     private final ContentChanges changes;
+    private final StreamTiming timing;
     /** Per handle that has been read from: its sequential-read detection and stream. */
     private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
     private final LongAdder streamed = new LongAdder();
@@ -49,9 +50,15 @@ final class FileOps {
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
+        this(backing, handles, changes, StreamTiming.MOUNT);
+    }
+
+    /** As above, with read streams' time limits of {@code timing} (tests shorten or lengthen them). */
+    FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing) {
         this.backing = backing;
         this.handles = handles;
         this.changes = changes;
+        this.timing = timing;
     }
 
     /** Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle. */
@@ -99,7 +106,7 @@ final class FileOps {
 
     int read(long fh, Pointer buf, long size, long offset) throws IOException {
         FileChannel ch = handles.get(fh);
-        StreamingReads r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes, rings));
+        StreamingReads r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes, rings, timing));
         int served = r.serve(buf, size, offset);
         if (served >= 0) {
             streamed.increment();
@@ -193,6 +200,11 @@ final class FileOps {
     /** The read-stream state of handle {@code fh}, or null before its first read (tests look at it). */
     StreamingReads readsOf(long fh) {
         return reads.get(fh);
+    }
+
+    /** Rings free for new streams (tests check that every ended stream gave its ring back). */
+    int freeRings() {
+        return rings.availablePermits();
     }
 
     /** Stops every read stream (the mount is going away; the handles are closed next). */

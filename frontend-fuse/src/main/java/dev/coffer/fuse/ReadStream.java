@@ -21,13 +21,17 @@ import jnr.ffi.Pointer;
  *
  * <p>Consistency: each slot remembers {@link ContentChanges#stable()} from before it was read; a
  * slot is served only if that was a stable count (no change was running) and no change has begun
- * since, and if it is younger than {@link #MAX_AGE_NANOS}. Anything else (a slot that is not there,
+ * since, and if it is younger than the {@link StreamTiming}'s age limit. Anything else (a slot that is not there,
  * stale, failed, or already reused) is a miss, and the caller reads the channel itself, which also
  * reports any error with the vault's own message.
  *
  * <p>A stream ends (its ring zeroed, {@code onFinish} run once) when it is closed, when the request
  * that reaches the end of the file has been served, or when its streamers stop without reaching the
- * end (nobody read on for {@link #IDLE_NANOS}, or a read failed).
+ * end (nobody read on for the {@link StreamTiming}'s idle limit, or a read failed). A streamer that
+ * found the end waits, like an idle one, for the reader to come and take it.
+ *
+ * <p>Over 400 lines because the ring's protocol (claim, fill, serve, free, finish) is one piece whose
+ * rules only make sense read together; the timing and the change count are classes of their own.
  *
  * <p>Threads: any number of FUSE threads call {@link #serve}; streamer {@code i} fills slots
  * {@code i, i + STREAMERS, ...}, each once the readers are done with the slot it replaces;
@@ -41,21 +45,14 @@ final class ReadStream {
     static final int STREAMERS = 2;
     /** How long a FUSE thread spins for a slot being read before it waits (longer spins cost the streamers CPU). */
     private static final long SPIN_NANOS = 20_000;
-    /**
-     * A slot older than this is not served: a change made to the vault outside this mount cannot be
-     * counted, so a reader that paused reads afresh. (The kernel itself serves the cached pages of
-     * an open file for as long as it stays open.)
-     */
-    static final long MAX_AGE_NANOS = 1_000_000_000L;
     /** Requests of one file the kernel has in flight at once, at most (its read-ahead window and the one being read). */
     private static final int IN_FLIGHT = 2;
-    /** A streamer whose ring stayed full this long (nobody reads on) ends, and with the last one the stream. */
-    static final long IDLE_NANOS = 500_000_000L;
 
     private final FileChannel channel;
     private final ContentChanges changes;
     private final long base;
     private final Runnable onFinish;
+    private final StreamTiming timing;
     private final byte[][] data = new byte[SLOTS][SLOT];
     /** Per ring position: the slot number it holds once read, or -1 while empty or being (re)filled. Written under this. */
     private final AtomicLongArray slotOf = new AtomicLongArray(SLOTS);
@@ -81,11 +78,12 @@ final class ReadStream {
     private final boolean[] streamerWaits = new boolean[STREAMERS];
     private final AtomicInteger running = new AtomicInteger();
 
-    private ReadStream(FileChannel channel, ContentChanges changes, long base, Runnable onFinish) {
+    private ReadStream(FileChannel channel, ContentChanges changes, long base, Runnable onFinish, StreamTiming timing) {
         this.channel = channel;
         this.changes = changes;
         this.base = base;
         this.onFinish = onFinish;
+        this.timing = timing;
         for (int r = 0; r < SLOTS; r++) {
             slotOf.set(r, -1);
         }
@@ -100,10 +98,11 @@ final class ReadStream {
      * Starts a stream of {@code channel} from {@code base}; {@code onFinish} runs once when it ends. If
      * this throws (no memory for the ring, no thread), {@code onFinish} has run and nothing is left running.
      */
-    static ReadStream start(FileChannel channel, ContentChanges changes, long base, Runnable onFinish) {
+    static ReadStream start(FileChannel channel, ContentChanges changes, long base, Runnable onFinish,
+            StreamTiming timing) {
         ReadStream s;
         try {
-            s = new ReadStream(channel, changes, base, onFinish);
+            s = new ReadStream(channel, changes, base, onFinish, timing);
         } catch (RuntimeException | Error e) {
             onFinish.run();
             throw e;
@@ -147,7 +146,7 @@ final class ReadStream {
             }
             last = Math.min(last, lastSlot); // a slot read meanwhile may have ended the file earlier
             long now = changes.current();
-            long oldest = System.nanoTime() - MAX_AGE_NANOS;
+            long oldest = System.nanoTime() - timing.maxAgeNanos();
             for (long k = first; k <= last; k++) {
                 int r = (int) (k % SLOTS);
                 if (slotOf.get(r) != k || version[r] != now || readAt[r] - oldest < 0) {
@@ -264,6 +263,10 @@ final class ReadStream {
                 int len = bb.position();
                 boolean ended;
                 synchronized (this) {
+                    if (finished) {
+                        Arrays.fill(data[r], (byte) 0); // read while the stream ended: keep no cleartext
+                        return;
+                    }
                     if (len < SLOT) {
                         lastSlot = Math.min(lastSlot, k);
                     }
@@ -281,6 +284,7 @@ final class ReadStream {
                 }
                 if (len < SLOT) {
                     reachedEnd = true;
+                    awaitReader(first);
                     return;
                 }
             }
@@ -290,10 +294,34 @@ final class ReadStream {
             if (!reachedEnd) {
                 fail(k); // failed, or ended early (idle, closed): nothing more will come from this streamer
             }
-            if (running.decrementAndGet() == 0 && lastSlot == Long.MAX_VALUE) {
-                finish(); // every streamer stopped short of the end: the ring is of no more use
+            if (running.decrementAndGet() == 0) {
+                finish(); // every streamer stopped (the one at the end only once the reader took it or went away)
             }
         }
+    }
+
+    /**
+     * Called by the streamer that found the end of the file: waits while the reader keeps taking
+     * slots, and ends the stream once it has taken them all, stopped for the idle limit, or the
+     * stream was closed, so that an ended stream never keeps its ring for a reader who went away.
+     */
+    private void awaitReader(int streamer) {
+        long seen = consumed;
+        long idleSince = System.nanoTime();
+        while (!stopped && !allServed()) {
+            synchronized (this) {
+                streamerWaits[streamer] = true;
+            }
+            LockSupport.parkNanos(this, timing.idleNanos());
+            long now = System.nanoTime();
+            if (consumed != seen) {
+                seen = consumed;
+                idleSince = now;
+            } else if (now - idleSince > timing.idleNanos()) {
+                break;
+            }
+        }
+        finish();
     }
 
     private synchronized void fail(long k) {
@@ -323,10 +351,10 @@ final class ReadStream {
             long now = System.nanoTime();
             if (idleSince == 0) {
                 idleSince = now;
-            } else if (now - idleSince > IDLE_NANOS) {
+            } else if (now - idleSince > timing.idleNanos()) {
                 return false;
             }
-            LockSupport.parkNanos(this, IDLE_NANOS);
+            LockSupport.parkNanos(this, timing.idleNanos());
         }
     }
 

@@ -29,6 +29,7 @@ final class StreamingReads {
     private final ContentChanges changes;
     /** The mount's rings: a stream holds one permit from its start until it ends (ReadStream's onFinish). */
     private final Semaphore rings;
+    private final StreamTiming timing;
     private long lastEnd = -1;
     private int streak;
     private ReadStream stream;
@@ -36,10 +37,11 @@ final class StreamingReads {
     private int wasted;
     private boolean closed;
 
-    StreamingReads(FileChannel channel, ContentChanges changes, Semaphore rings) {
+    StreamingReads(FileChannel channel, ContentChanges changes, Semaphore rings, StreamTiming timing) {
         this.channel = channel;
         this.changes = changes;
         this.rings = rings;
+        this.timing = timing;
     }
 
     /** Serves the request from the running stream; -1 if it cannot, and the caller reads the channel. */
@@ -89,7 +91,7 @@ final class StreamingReads {
                 return; // as many files as the mount allows stream already: read directly
             }
             try {
-                stream = ReadStream.start(channel, changes, lastEnd, rings::release);
+                stream = ReadStream.start(channel, changes, lastEnd, rings::release, timing);
                 served = 0;
             } catch (RuntimeException | OutOfMemoryError e) {
                 // No thread or memory for a stream (start gave the permit back): the reads go on directly.
