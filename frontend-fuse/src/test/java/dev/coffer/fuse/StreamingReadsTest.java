@@ -247,10 +247,7 @@ class StreamingReadsTest {
             ReadStream ended = files.readsOf(fh).stream();
             assertThat(ended).isNotNull();
             // The streamer that found the end may finish the stream a moment after the last request.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (ended.streaming() && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
+            awaitEnded(ended);
             assertThat(ended.streaming()).isFalse();
             assertThat(ended.ringZeroed()).as("the ring of a stream that served the end is zeroed").isTrue();
             readers.add(fh); // kept open, as viewers and players do
@@ -368,8 +365,7 @@ class StreamingReadsTest {
 
     @Test
     void aStreamWhoseReaderPausedEndsAndTheReaderGetsTheRightBytesLater() throws Exception {
-        StreamTiming shortIdle = new StreamTiming(StreamTiming.MOUNT.maxAgeNanos(), TimeUnit.MILLISECONDS.toNanos(100));
-        FileOps quick = new FileOps(new Backing(tmp, 0, 0), handles, changes, shortIdle);
+        FileOps quick = withShortIdle();
         long fh = quick.open("/big", O_RDONLY);
         Pointer buf = buffer();
         for (long pos = 0; pos < (1 << 20); pos += REQUEST) {
@@ -377,10 +373,7 @@ class StreamingReadsTest {
         }
         ReadStream paused = quick.readsOf(fh).stream();
         assertThat(paused).isNotNull();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (paused.streaming() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        awaitEnded(paused);
         assertThat(paused.streaming()).as("its streamers ended for idleness").isFalse();
         assertThat(paused.ringZeroed()).isTrue();
         assertThat(quick.freeRings()).as("its ring is free for other files").isEqualTo(FileOps.MAX_STREAMS);
@@ -397,8 +390,7 @@ class StreamingReadsTest {
 
     @Test
     void aStreamWhoseReaderStopsShortOfTheEndItsStreamersFoundEnds() throws Exception {
-        StreamTiming shortIdle = new StreamTiming(StreamTiming.MOUNT.maxAgeNanos(), TimeUnit.MILLISECONDS.toNanos(100));
-        FileOps quick = new FileOps(new Backing(tmp, 0, 0), handles, changes, shortIdle);
+        FileOps quick = withShortIdle();
         long fh = quick.open("/big", O_RDONLY);
         Pointer buf = buffer();
         // Read all but the last 512 KiB: the streamers have found the end, the reader never takes it.
@@ -406,10 +398,7 @@ class StreamingReadsTest {
             assertThat(quick.read(fh, buf, REQUEST, pos)).isEqualTo(REQUEST);
         }
         ReadStream stream = quick.readsOf(fh).stream();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (stream.streaming() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        awaitEnded(stream);
         assertThat(stream.streaming()).isFalse();
         assertThat(stream.ringZeroed()).as("no cleartext kept for a reader who went away").isTrue();
         assertThat(quick.freeRings()).isEqualTo(FileOps.MAX_STREAMS);
@@ -441,6 +430,20 @@ class StreamingReadsTest {
         readSequentially(reader, 0, 1 << 20);
         awaitRingHolds(reader, (1 << 20) + REQUEST);
         return reader;
+    }
+
+    /** A FileOps on the same folder whose streamers end after 100 ms without a reader. */
+    private FileOps withShortIdle() {
+        StreamTiming shortIdle = new StreamTiming(StreamTiming.MOUNT.maxAgeNanos(), TimeUnit.MILLISECONDS.toNanos(100));
+        return new FileOps(new Backing(tmp, 0, 0), handles, changes, shortIdle);
+    }
+
+    /** Waits (up to 10 s) until {@code stream}'s streamers have ended. */
+    private static void awaitEnded(ReadStream stream) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stream.streaming() && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
     }
 
     /** Waits until {@code stream} has read the bytes at {@code position}. */
