@@ -46,7 +46,9 @@ class SystemThemeIT {
             Gui gui = Fx.call(() -> new Gui(ctx));
             Fx.run(() -> gui.show(stage));
             Fx.run(() -> gui.systemThemeChanged(false)); // what the app read at start: light
-            robot.clickOn("#preferences-button");
+            // Fired on the FX thread: a robot click measures the button's bounds on this thread, which
+            // raced the restyle's layout pulse (an IndexOutOfBoundsException inside JavaFX, CI 15:2x).
+            Fx.run(() -> robot.lookup("#preferences-button").queryButton().fire());
             Fx.await("the preferences", 10, () -> robot.lookup("#prefs-dialog").tryQuery().isPresent());
             Scene prefs = robot.lookup("#prefs-dialog").query().getScene();
 
