@@ -64,7 +64,7 @@ final class Resolver {
     Located existing(CofferPath path, boolean follow) throws IOException {
         Located l = follow ? locateFollowing(path) : locate(path);
         if (!l.exists()) {
-            throw new NoSuchFileException(path.toString());
+            throw new MissingEntryException(path.toString());
         }
         return l;
     }
