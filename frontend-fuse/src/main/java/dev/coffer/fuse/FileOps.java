@@ -67,12 +67,13 @@ final class FileOps {
         if ((flags & O_TRUNC) != 0 && options.contains(StandardOpenOption.WRITE)) {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
+        boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
-            return handles.add(FileChannel.open(backing.resolve(path), options));
+            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
         }
         changes.begin();
         try {
-            return handles.add(FileChannel.open(backing.resolve(path), options));
+            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
         } finally {
             changes.end();
         }
@@ -94,7 +95,7 @@ final class FileOps {
         } finally {
             changes.end();
         }
-        long fh = handles.add(ch);
+        long fh = handles.add(ch, true);
         try {
             AttributeOps.applyMode(backing, p, mode);
         } catch (IOException | RuntimeException e) {
@@ -173,14 +174,18 @@ final class FileOps {
     /**
      * A zero-length write: a vault's channel answers it with the failure of a large append it wrote
      * behind (e.g. ENOSPC), which would otherwise reach only release, whose errors the kernel drops.
-     * Nothing is written, nothing is forced; a read-only handle has no write of its own to report.
+     * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
+     * and is answered without trying one (every close(2) of a file read flushes: md5sum, grep).
      */
     void flush(long fh) throws IOException {
+        if (!handles.writable(fh)) {
+            return;
+        }
         FileChannel ch = handles.get(fh);
         try {
             ch.write(ByteBuffer.allocate(0), 0);
         } catch (NonWritableChannelException readOnly) {
-            // opened for reading only
+            // a channel that refuses writes although opened for them (a read-only backing)
         }
     }
 

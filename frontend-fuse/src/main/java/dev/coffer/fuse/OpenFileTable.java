@@ -18,30 +18,41 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Not responsible for opening channels (the callers choose the options).
  */
 final class OpenFileTable {
-    private final Map<Long, FileChannel> channels = new ConcurrentHashMap<>();
+    private final Map<Long, Handle> channels = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
-    /** Registers {@code channel}; returns its handle. */
-    long add(FileChannel channel) {
+    private record Handle(FileChannel channel, boolean writable) {}
+
+    /** Registers {@code channel}, opened for writing or not; returns its handle. */
+    long add(FileChannel channel, boolean writable) {
         long fh = next.getAndIncrement();
-        channels.put(fh, channel);
+        channels.put(fh, new Handle(channel, writable));
         return fh;
     }
 
     /** The channel of handle {@code fh}; ClosedChannelException (EBADF) for an unknown handle. */
     FileChannel get(long fh) throws ClosedChannelException {
-        FileChannel ch = channels.get(fh);
-        if (ch == null) {
+        return handle(fh).channel();
+    }
+
+    /** Whether handle {@code fh} was opened for writing; ClosedChannelException (EBADF) for an unknown handle. */
+    boolean writable(long fh) throws ClosedChannelException {
+        return handle(fh).writable();
+    }
+
+    private Handle handle(long fh) throws ClosedChannelException {
+        Handle h = channels.get(fh);
+        if (h == null) {
             throw new ClosedChannelException();
         }
-        return ch;
+        return h;
     }
 
     /** Removes and closes handle {@code fh}; unknown handles are ignored. */
     void release(long fh) throws IOException {
-        FileChannel ch = channels.remove(fh);
-        if (ch != null) {
-            ch.close();
+        Handle h = channels.remove(fh);
+        if (h != null) {
+            h.channel().close();
         }
     }
 

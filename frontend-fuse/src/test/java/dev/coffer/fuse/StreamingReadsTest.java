@@ -131,7 +131,7 @@ class StreamingReadsTest {
                 return d.read(dst, position);
             }
         };
-        long fh = handles.add(failing);
+        long fh = handles.add(failing, false);
         assertThat(readSequentially(fh, 0, (int) failAt - REQUEST)).isEqualTo(slice(0, (int) failAt - REQUEST));
         assertThat(files.streamedReads()).isPositive();
         assertThatThrownBy(() -> files.read(fh, buffer(), REQUEST, failAt - REQUEST / 2))

@@ -1,0 +1,70 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.testing.DelegatingChannel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * flush (every close(2)): a handle opened for writing asks its channel for a failure written behind
+ * (a zero-length write), a handle opened for reading only is answered at once without asking, and
+ * an unknown handle is EBADF.
+ */
+class FlushTest {
+    @TempDir
+    Path tmp;
+
+    private final OpenFileTable handles = new OpenFileTable();
+
+    @Test
+    void aReadOnlyHandleIsFlushedWithoutAWrite() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        long fh = handles.add(counting(writes, null), false);
+        files().flush(fh);
+        assertThat(writes).hasValue(0);
+        handles.release(fh);
+    }
+
+    @Test
+    void aWritableHandleReportsAFailureWrittenBehind() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        long fh = handles.add(counting(writes, new IOException("No space left on device")), true);
+        assertThatThrownBy(() -> files().flush(fh)).isInstanceOf(IOException.class).hasMessageContaining("No space left");
+        assertThat(writes).hasValue(1);
+        handles.release(fh);
+    }
+
+    @Test
+    void anUnknownHandleIsEbadf() {
+        assertThatThrownBy(() -> files().flush(42)).isInstanceOf(ClosedChannelException.class);
+    }
+
+    private FileOps files() {
+        return new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
+    }
+
+    /** A channel on a real file that counts positional writes and fails them with {@code failure} if given. */
+    private FileChannel counting(AtomicInteger writes, IOException failure) throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "content");
+        return new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            @Override
+            public int write(ByteBuffer src, long position) throws IOException {
+                writes.incrementAndGet();
+                if (failure != null) {
+                    throw failure;
+                }
+                return d.write(src, position);
+            }
+        };
+    }
+}
