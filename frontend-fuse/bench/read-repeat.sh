@@ -1,0 +1,39 @@
+#!/bin/bash
+# How a streaming read speeds up as the mount's JVM warms up: each round mounts afresh, then reads
+# the same 1 GiB N times (page cache dropped before each), printing the seconds of each read and
+# the CPU seconds the JIT compiler threads (C1, C2) spent during it. Run as root (drop_caches); on /dev/shm.
+#
+#   frontend-fuse/bench/read-repeat.sh ROUNDS LAUNCHER [N=4] [PAUSE=0]
+#
+# PAUSE: seconds to wait after the mount appears before the first read (0: fsbench's timing).
+set -euo pipefail
+R=$1; L=$2; N=${3:-4}; PAUSE=${4:-0}
+W=$(mktemp -d /dev/shm/coffer-read-repeat.XXXXXX); P=
+trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
+mkdir -p "$W/mnt"; printf 'read-repeat passphrase\n' > "$W/pass"
+"$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
+mnt() {
+  "$L" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
+  for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.02; done
+  echo "not mounted" >&2; exit 1
+}
+umnt() { kill -TERM "$P"; wait "$P" || true; P=; }
+# CPU ticks of the mount JVM's compiler threads (the launcher script may run java as a child).
+# The thread name holds a space, so fields are counted after its closing parenthesis (utime, stime: 12, 13).
+jit() {
+  local j; j=$(pgrep -P "$P" java || echo "$P")
+  for f in /proc/"$j"/task/*/stat; do
+    line=$(cat "$f" 2> /dev/null) || continue # a thread that ended meanwhile
+    case "$line" in *"(C1 CompilerThre)"* | *"(C2 CompilerThre)"*) echo "${line##*) }" ;; esac
+  done | awk '{t += $12 + $13} END {print t + 0}'
+}
+mnt; dd if=/dev/zero of="$W/mnt/big" bs=128K count=8192 conv=fsync status=none; umnt
+for _ in $(seq "$R"); do
+  mnt; sleep "$PAUSE"; line=""
+  for _ in $(seq "$N"); do
+    sync; echo 3 > /proc/sys/vm/drop_caches
+    j0=$(jit); s=$(date +%s.%N); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(date +%s.%N); j1=$(jit)
+    line="$line $(printf '%.2f s (JIT %.2f)' "$(echo "$e-$s" | bc)" "$(echo "($j1-$j0)/100" | bc -l)")"
+  done
+  umnt; echo "reads:$line"
+done
