@@ -10,15 +10,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The channels behind FUSE file handles: {@code open} and {@code create} add one and hand its
- * number to the kernel, {@code read}, {@code write}, {@code fsync}... find it again, {@code release}
- * closes it. Handles are never reused, so a late request on a released handle fails with EBADF
- * instead of reaching another file. Thread-safe without a global lock.
+ * The channels behind FUSE file handles: {@code open} and {@code create} add one (with whether it
+ * was opened for writing, which flush asks) and hand its number to the kernel, {@code read},
+ * {@code write}, {@code fsync}... find it again, {@code release} closes it. Handles are never reused,
+ * so a late request on a released handle fails with EBADF instead of reaching another file.
+ * Thread-safe without a global lock.
  *
  * <p>Not responsible for opening channels (the callers choose the options).
  */
 final class OpenFileTable {
-    private final Map<Long, Handle> channels = new ConcurrentHashMap<>();
+    private final Map<Long, Handle> handles = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
     private record Handle(FileChannel channel, boolean writable) {}
@@ -26,7 +27,7 @@ final class OpenFileTable {
     /** Registers {@code channel}, opened for writing or not; returns its handle. */
     long add(FileChannel channel, boolean writable) {
         long fh = next.getAndIncrement();
-        channels.put(fh, new Handle(channel, writable));
+        handles.put(fh, new Handle(channel, writable));
         return fh;
     }
 
@@ -41,7 +42,7 @@ final class OpenFileTable {
     }
 
     private Handle handle(long fh) throws ClosedChannelException {
-        Handle h = channels.get(fh);
+        Handle h = handles.get(fh);
         if (h == null) {
             throw new ClosedChannelException();
         }
@@ -50,21 +51,21 @@ final class OpenFileTable {
 
     /** Removes and closes handle {@code fh}; unknown handles are ignored. */
     void release(long fh) throws IOException {
-        Handle h = channels.remove(fh);
+        Handle h = handles.remove(fh);
         if (h != null) {
             h.channel().close();
         }
     }
 
     int size() {
-        return channels.size();
+        return handles.size();
     }
 
     /** Closes every channel still open (the mount is going away); the first failure is rethrown. */
     void closeAll() throws IOException {
-        List<Long> handles = new ArrayList<>(channels.keySet());
+        List<Long> open = new ArrayList<>(handles.keySet());
         IOException first = null;
-        for (long fh : handles) {
+        for (long fh : open) {
             try {
                 release(fh);
             } catch (IOException e) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * flush (every close(2)): a handle opened for writing asks its channel for a failure written behind
  * (a zero-length write), a handle opened for reading only is answered at once without asking, and
- * an unknown handle is EBADF.
+ * an unknown handle is EBADF; every open and create records which kind its handle is.
  */
 class FlushTest {
     @TempDir
@@ -42,6 +42,32 @@ class FlushTest {
         assertThatThrownBy(() -> files().flush(fh)).isInstanceOf(IOException.class).hasMessageContaining("No space left");
         assertThat(writes).hasValue(1);
         handles.release(fh);
+    }
+
+    /** The flag flush relies on, for every way a handle is made: only an O_RDONLY open is read-only. */
+    @Test
+    void everyHandleOpenedForWritingIsMarkedWritable() throws IOException {
+        Files.writeString(tmp.resolve("existing"), "content");
+        FileOps files = files();
+        int rdonly = 0;
+        int wronly = 01;
+        int rdwr = 02;
+        int trunc = 01000;
+        int excl = 0200;
+        assertThat(writable(files.open("/existing", rdonly))).isFalse();
+        assertThat(writable(files.open("/existing", rdonly | trunc))).isFalse();
+        assertThat(writable(files.open("/existing", wronly))).isTrue();
+        assertThat(writable(files.open("/existing", rdwr))).isTrue();
+        assertThat(writable(files.open("/existing", rdwr | trunc))).isTrue();
+        assertThat(writable(files.create("/new", 0644, wronly | excl))).isTrue();
+        assertThat(writable(files.create("/new", 0644, rdwr))).isTrue();
+        assertThat(writable(files.create("/other", 0644, rdonly))).isTrue();
+    }
+
+    private boolean writable(long fh) throws IOException {
+        boolean writable = handles.writable(fh);
+        handles.release(fh);
+        return writable;
     }
 
     @Test
