@@ -6,8 +6,15 @@
 #   frontend-fuse/bench/read-repeat.sh ROUNDS LAUNCHER [N=4] [PAUSE=0]
 #
 # PAUSE: seconds to wait after the mount appears before the first read (0: fsbench's timing).
+# The mount runs with -XX:-UseDynamicNumberOfCompilerThreads, so that no compiler thread ends (and
+# takes its CPU time with it) between two samples.
 set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: $0 ROUNDS LAUNCHER [N=4] [PAUSE=0]" >&2; exit 2
+fi
 R=$1; L=$2; N=${3:-4}; PAUSE=${4:-0}
+TICK=$(getconf CLK_TCK)
+export COFFER_JAVA_OPTS="-XX:-UseDynamicNumberOfCompilerThreads ${COFFER_JAVA_OPTS:-}"
 W=$(mktemp -d /dev/shm/coffer-read-repeat.XXXXXX); P=
 trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
 mkdir -p "$W/mnt"; printf 'read-repeat passphrase\n' > "$W/pass"
@@ -18,11 +25,10 @@ mnt() {
   echo "not mounted" >&2; exit 1
 }
 umnt() { kill -TERM "$P"; wait "$P" || true; P=; }
-# CPU ticks of the mount JVM's compiler threads (the launcher script may run java as a child).
-# The thread name holds a space, so fields are counted after its closing parenthesis (utime, stime: 12, 13).
+# CPU ticks of the mount JVM's compiler threads (the launcher execs java: $P is the JVM). The thread
+# name holds a space, so fields are counted after its closing parenthesis (utime, stime: 12, 13).
 jit() {
-  local j; j=$(pgrep -P "$P" java || echo "$P")
-  for f in /proc/"$j"/task/*/stat; do
+  for f in /proc/"$P"/task/*/stat; do
     line=$(cat "$f" 2> /dev/null) || continue # a thread that ended meanwhile
     case "$line" in *"(C1 CompilerThre)"* | *"(C2 CompilerThre)"*) echo "${line##*) }" ;; esac
   done | awk '{t += $12 + $13} END {print t + 0}'
@@ -33,7 +39,7 @@ for _ in $(seq "$R"); do
   for _ in $(seq "$N"); do
     sync; echo 3 > /proc/sys/vm/drop_caches
     j0=$(jit); s=$(date +%s.%N); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(date +%s.%N); j1=$(jit)
-    line="$line $(printf '%.2f s (JIT %.2f)' "$(echo "$e-$s" | bc)" "$(echo "($j1-$j0)/100" | bc -l)")"
+    line="$line $(printf '%.2f s (JIT %.2f)' "$(echo "$e-$s" | bc)" "$(echo "($j1-$j0)/$TICK" | bc -l)")"
   done
   umnt; echo "reads:$line"
 done
