@@ -433,19 +433,22 @@ public final class OpenFile implements java.io.Closeable {
         int oldLastUnitLength = lastUnitLength;
         for (long batchStart = dirty.first(); batchStart <= dirty.last(); batchStart += BATCH) {
             long batchEnd = Math.min(dirty.last(), batchStart + BATCH - 1);
-            byte[] stored = buffers.stored();
+            int units = (int) (batchEnd - batchStart + 1);
+            boolean retagsHere = batchEnd == dirty.last() && retag >= 0;
+            byte[] stored = buffers.stored(0, units, retagsHere);
             int storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, List.of(),
                     stored, 0);
             int retagLen = 0;
-            if (batchEnd == dirty.last() && retag >= 0) {
+            int retagAt = buffers.retagOffset(units);
+            if (retagsHere) {
                 // It stops being the last unit. This object wrote these bytes and kept them, so they
                 // are re-tagged without being read back and verified: nothing foreign is authenticated.
                 retagLen = oldLastUnitLength;
-                System.arraycopy(oldLastUnit, 0, stored, buffers.retagOffset(), retagLen);
-                cryptor.retagWritten(retag, false, stored, buffers.retagOffset(), retagLen);
+                System.arraycopy(oldLastUnit, 0, stored, retagAt, retagLen);
+                cryptor.retagWritten(retag, false, stored, retagAt, retagLen);
             }
             PendingWrite write = new PendingWrite(ciphertext, stored, storedLen, layout.storedUnitOffset(batchStart),
-                    buffers.retagOffset(), retagLen, retagLen == 0 ? -1 : layout.storedUnitOffset(retag), oldLength, oldSize);
+                    retagAt, retagLen, retagLen == 0 ? -1 : layout.storedUnitOffset(retag), oldLength, oldSize);
             drain();
             if (writeBehind && batchEnd - batchStart + 1 >= WRITE_BEHIND_MIN_UNITS) {
                 buffers.swapStored();
@@ -556,16 +559,15 @@ public final class OpenFile implements java.io.Closeable {
         long last = layout.unitCount(newSize) - 1;
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
-            byte[] stored = buffers.stored();
-            int storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits, stored, 0);
-            if (newHeader != null && batchStart == 0) {
-                byte[] headed = new byte[newHeader.length + storedLen];
-                System.arraycopy(newHeader, 0, headed, 0, newHeader.length);
-                System.arraycopy(stored, 0, headed, newHeader.length, storedLen);
-                writeFully(ByteBuffer.wrap(headed), 0);
-            } else {
-                writeFully(ByteBuffer.wrap(stored, 0, storedLen), layout.storedUnitOffset(batchStart));
+            // A new header goes in front of the first batch, in the same write.
+            int lead = newHeader != null && batchStart == 0 ? newHeader.length : 0;
+            byte[] stored = buffers.stored(lead, (int) (batchEnd - batchStart + 1), false);
+            int storedLen = encryptUnits(cryptor, buffers.plain(), batchStart, batchEnd, last, newSize, data, oldUnits,
+                    stored, lead);
+            if (lead > 0) {
+                System.arraycopy(newHeader, 0, stored, 0, lead);
             }
+            writeFully(ByteBuffer.wrap(stored, 0, lead + storedLen), lead > 0 ? 0 : layout.storedUnitOffset(batchStart));
         }
     }
 

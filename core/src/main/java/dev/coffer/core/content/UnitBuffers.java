@@ -13,7 +13,7 @@ import dev.coffer.core.crypto.Bytes;
  * ciphertext (stored units read or about to be written), which is on disk anyway.
  */
 final class UnitBuffers {
-    private final int retagOffset;
+    private final int maxStoredUnit;
     private final int fullLength;
     private byte[] plain;
     private byte[] stored;
@@ -21,9 +21,9 @@ final class UnitBuffers {
     private byte[] twin;
 
     UnitBuffers(int batch, int maxStoredUnit) {
-        retagOffset = batch * maxStoredUnit;
+        this.maxStoredUnit = maxStoredUnit;
         // A batch of stored units, then room for one more: the old last unit re-tagged after them.
-        fullLength = retagOffset + maxStoredUnit;
+        fullLength = (batch + 1) * maxStoredUnit;
     }
 
     /** Room for one unit's cleartext (up to S + 15 bytes). */
@@ -34,24 +34,28 @@ final class UnitBuffers {
         return plain;
     }
 
-    /** Room for a batch of stored units, and one unit at {@link #retagOffset}: what writes need. */
-    byte[] stored() {
-        return stored(fullLength);
+    /**
+     * A batch buffer with room for {@code lead} bytes (a new file's header), then {@code units} stored
+     * units, then one more unit at {@link #retagOffset(int)} if {@code withRetag}: what a write needs.
+     * Sized to the write, so a small file's write does not allocate (and zero) a whole batch.
+     */
+    byte[] stored(int lead, int units, boolean withRetag) {
+        return stored(lead + (withRetag ? units + 1 : units) * maxStoredUnit);
     }
 
-    /** A batch buffer of at least {@code length} bytes (at most a batch and a unit): what a read of them needs. */
+    /** A batch buffer of at least {@code length} bytes: what a read of stored units needs. */
     byte[] stored(int length) {
         if (stored == null || stored.length < length) {
-            // Doubling, so a file read in growing pieces allocates a few times at most.
+            // Doubling, so a file read or written in growing pieces allocates a few times at most.
             int grown = stored == null ? length : Math.max(length, 2 * stored.length);
-            stored = new byte[Math.min(fullLength, grown)];
+            stored = new byte[Math.max(length, Math.min(fullLength, grown))];
         }
         return stored;
     }
 
-    /** Where in {@link #stored} the re-tagged old last unit goes, after any batch. */
-    int retagOffset() {
-        return retagOffset;
+    /** Where the re-tagged old last unit goes in a buffer of {@link #stored(int, int, boolean)}: after {@code units} units. */
+    int retagOffset(int units) {
+        return units * maxStoredUnit;
     }
 
     /** Makes the twin the batch buffer: the current one stays with a write running behind. */
