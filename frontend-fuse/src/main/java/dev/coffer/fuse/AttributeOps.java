@@ -3,12 +3,12 @@ package dev.coffer.fuse;
 import java.io.IOException;
 import java.nio.file.AccessMode;
 import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -59,11 +59,24 @@ final class AttributeOps {
         if (!backing.posix()) {
             throw new UnsupportedOperationException("permissions cannot be stored here");
         }
-        BasicFileAttributes a = backing.attributes(p);
-        if (a.isSymbolicLink()) {
-            return; // a symlink's own mode is always 0777 (Linux never calls this for one)
+        try {
+            Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setPermissions(permissions(mode));
+        } catch (FileSystemException e) {
+            // Asked only after a failure, so that a chmod (three per file in tar xf) stats nothing
+            // first. A symlink's own mode is always 0777: a vault ignores the change, a plain
+            // folder refuses it, and Linux never asks (chmod follows links).
+            if (!isSymbolicLink(p)) {
+                throw e;
+            }
         }
-        Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setPermissions(permissions(mode));
+    }
+
+    private boolean isSymbolicLink(Path p) {
+        try {
+            return backing.attributes(p).isSymbolicLink();
+        } catch (IOException e) {
+            return false; // the first failure is the one to report
+        }
     }
 
     /** Only "no change" is possible: every entry belongs to the mounting user. */

@@ -86,6 +86,18 @@ class AdapterOperationsTest {
     }
 
     @Test
+    void chmodOfASymlinkItselfChangesNothing() throws IOException {
+        // Linux never sends it (chmod follows links); called directly, as a foreign libfuse could.
+        Path target = Files.writeString(backing.resolve("target"), "t");
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
+        Files.createSymbolicLink(backing.resolve("link"), Path.of("target"));
+        new AttributeOps(new Backing(backing, 0, 0)).chmod("/link", 0777);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target))).isEqualTo("rw-------");
+        assertThatThrownBy(() -> new AttributeOps(new Backing(backing, 0, 0)).chmod("/missing", 0600))
+                .isInstanceOf(java.nio.file.NoSuchFileException.class);
+    }
+
+    @Test
     void utimensSetsEitherTimeOrNow() throws Exception {
         Path f = Files.writeString(mnt.resolve("t"), "t");
         Shell.ok(mnt, "touch", "-m", "-d", "2001-02-03 04:05:06.789", "t");

@@ -8,6 +8,7 @@ import dev.coffer.core.nio.RecordingFileSystem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import jnr.ffi.Runtime;
 import org.junit.jupiter.api.AfterEach;
@@ -72,6 +73,16 @@ class RequestCostTest {
         assertThat(rec.statted).hasSize(4);
         assertThat(rec.statted.get(1)).endsWith("/dir.c9r");
         assertThat(rec.statted.get(2)).endsWith("/symlink.c9r");
+        assertNothingElse();
+    }
+
+    /** chmod (tar and cp -a send one per file): the core's lookup and the ciphertext file's mode, nothing else. */
+    @Test
+    void aChmodIsOneStatAndTheModeOfTheCiphertextFile() throws IOException {
+        attributes.chmod("/d/f0", 0640);
+        assertThat(rec.statted).singleElement().satisfies(p -> assertThat(p).endsWith(".c9r"));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(rec.statted.get(0)))))
+                .isEqualTo("rw-r-----");
         assertNothingElse();
     }
 
