@@ -25,6 +25,7 @@ public final class PathMapper {
     private final FolderCache folders;
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
+    private final EntryTypeCache entryTypes = new EntryTypeCache(System::currentTimeMillis);
 
     public PathMapper(Path dataDir, NameCipher names, LongNames longNames) {
         this.dataDir = dataDir;
@@ -75,11 +76,27 @@ public final class PathMapper {
             Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
             return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? new Found(alias, null) : null;
         }
-        EntryType type = typeOf(slot.entryPath(), slot.shortened(), attrs);
+        EntryType type = cachedTypeOf(slot.entryPath(), slot.shortened(), attrs);
         if (type == null) {
             return null;
         }
         return new Found(new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened()), attrs);
+    }
+
+    /** {@link #typeOf}, for an entry folder from what its last probe found while it is unchanged. */
+    private EntryType cachedTypeOf(Path entryPath, boolean shortened, BasicFileAttributes attrs) {
+        if (!attrs.isDirectory()) {
+            return typeOf(entryPath, shortened, attrs);
+        }
+        EntryType known = entryTypes.get(entryPath, attrs);
+        if (known != null) {
+            return known;
+        }
+        EntryType type = typeOf(entryPath, shortened, attrs);
+        if (type != null) {
+            entryTypes.put(entryPath, attrs, type);
+        }
+        return type;
     }
 
     /** The type given by the single payload of an entry, or null if it has none or several (incomplete). */

@@ -60,6 +60,40 @@ class AccessPatternTest {
         }
     }
 
+    /**
+     * A folder's lookup probes its entry folder for payloads ({@code dir.c9r}, {@code symlink.c9r})
+     * once; while the entry folder is unchanged (and was settled when probed), the answer is reused.
+     * A payload added there changes its time, and the next lookup probes again.
+     */
+    @Test
+    void aFolderLookupProbesItsPayloadsOnlyWhileItsEntryFolderChanges() throws IOException {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        Path vaultDir = rec.wrap(tmp.resolve("vault"));
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST)) {
+            Path folder = Files.createDirectory(fs.getPath("/folder"));
+            rec.reset();
+            Files.readAttributes(folder, BasicFileAttributes.class);
+            Path entryFolder = Path.of(rec.statted.get(0));
+            assertThat(rec.statted.subList(1, 3)).containsExactly(entryFolder + "/dir.c9r", entryFolder + "/symlink.c9r");
+            // Just made, so not yet trusted: probed again, and now settled.
+            Files.setLastModifiedTime(entryFolder, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+            rec.reset();
+            Files.readAttributes(folder, BasicFileAttributes.class);
+            assertThat(rec.statted).contains(entryFolder + "/dir.c9r");
+
+            rec.reset();
+            assertThat(Files.readAttributes(folder, BasicFileAttributes.class).isDirectory()).isTrue();
+            assertThat(rec.statted).hasSize(2).noneMatch(p -> p.endsWith("/dir.c9r") || p.endsWith("/symlink.c9r"));
+
+            // A second payload (half-synced, say) makes the entry incomplete: probed, and absent.
+            Files.writeString(entryFolder.resolve("symlink.c9r"), "from elsewhere");
+            rec.reset();
+            assertThat(Files.exists(folder)).isFalse();
+            assertThat(rec.statted).contains(entryFolder + "/dir.c9r", entryFolder + "/symlink.c9r");
+        }
+    }
+
     @Test
     void aStatOfAFileReadsItsCiphertextAttributesOnce() throws IOException {
         RecordingFileSystem rec = new RecordingFileSystem();
