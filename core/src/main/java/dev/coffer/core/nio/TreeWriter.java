@@ -10,6 +10,7 @@ import dev.coffer.core.names.Names;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.FileDeletion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
@@ -100,7 +101,7 @@ final class TreeWriter {
         if (e.type() == EntryType.DIRECTORY) {
             deleteStorage(mapper.open(e, l.display()), l);
         }
-        Files.delete(e.payload());
+        FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
         if (e.type() == EntryType.FILE) {
             openFiles.deleted(e.payload());
         }
