@@ -70,13 +70,14 @@ public final class PathMapper {
      */
     public Found lookup(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         BasicFileAttributes attrs;
+        long statTime = entryTypes.now(); // before the stat: what the folder's time is compared with
         try {
             attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
             return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? new Found(alias, null) : null;
         }
-        EntryType type = cachedTypeOf(slot.entryPath(), slot.shortened(), attrs);
+        EntryType type = cachedTypeOf(slot.entryPath(), slot.shortened(), attrs, statTime);
         if (type == null) {
             return null;
         }
@@ -84,7 +85,8 @@ public final class PathMapper {
     }
 
     /** {@link #typeOf}, for an entry folder from what its last probe found while it is unchanged. */
-    private EntryType cachedTypeOf(Path entryPath, boolean shortened, BasicFileAttributes attrs) {
+    private EntryType cachedTypeOf(Path entryPath, boolean shortened, BasicFileAttributes attrs, long statTime)
+            throws IOException {
         if (!attrs.isDirectory()) {
             return typeOf(entryPath, shortened, attrs);
         }
@@ -93,10 +95,21 @@ public final class PathMapper {
             return known;
         }
         EntryType type = typeOf(entryPath, shortened, attrs);
-        if (type != null) {
-            entryTypes.put(entryPath, attrs, type);
+        if (type != null && entryTypes.worthKeeping(attrs, statTime) && unchanged(entryPath, attrs)) {
+            entryTypes.put(entryPath, attrs, statTime, type);
         }
         return type;
+    }
+
+    /** Whether {@code entryPath} is still the folder {@code attrs} describes: the probes saw that folder, not another. */
+    private static boolean unchanged(Path entryPath, BasicFileAttributes attrs) throws IOException {
+        try {
+            BasicFileAttributes again = Files.readAttributes(entryPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return java.util.Objects.equals(again.fileKey(), attrs.fileKey())
+                    && again.lastModifiedTime().equals(attrs.lastModifiedTime());
+        } catch (NoSuchFileException e) {
+            return false;
+        }
     }
 
     /** The type given by the single payload of an entry, or null if it has none or several (incomplete). */

@@ -81,6 +81,8 @@ class AccessPatternTest {
             rec.reset();
             Files.readAttributes(folder, BasicFileAttributes.class);
             assertThat(rec.statted).contains(entryFolder + "/dir.c9r");
+            // ... and statted again after the probes: kept only if they saw that same folder.
+            assertThat(rec.statted).filteredOn(entryFolder.toString()::equals).hasSize(2);
 
             rec.reset();
             assertThat(Files.readAttributes(folder, BasicFileAttributes.class).isDirectory()).isTrue();
