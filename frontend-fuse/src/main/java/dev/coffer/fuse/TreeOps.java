@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -104,7 +105,11 @@ final class TreeOps {
         // No type check of our own: the kernel sends unlink only for what its lookup found not to be
         // a folder (it answers EISDIR itself), and the check cost a stat per file of rm -rf. Should
         // the name have become a folder since (a sync client), only an empty one is deleted.
-        Files.delete(backing.resolve(path));
+        try {
+            Files.delete(backing.resolve(path));
+        } catch (DirectoryNotEmptyException e) {
+            throw new FileSystemException(path, null, "Is a directory"); // what unlink(2) says of a folder
+        }
     }
 
     /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */

@@ -98,6 +98,19 @@ class AdapterOperationsTest {
     }
 
     @Test
+    void anUnlinkThatReachesAFolderDeletesOnlyAnEmptyOne() throws IOException {
+        // The kernel never sends it for a folder it knows; only a sync client's swap in between can.
+        TreeOps tree = new TreeOps(new Backing(backing, 0, 0), NameForm.NFC, new ContentChanges());
+        Path full = Files.createDirectory(backing.resolve("full"));
+        Files.writeString(full.resolve("kept"), "k");
+        assertThatThrownBy(() -> tree.unlink("/full")).isInstanceOf(FileSystemException.class).hasMessageContaining("Is a directory");
+        assertThat(full.resolve("kept")).hasContent("k");
+        Files.createDirectory(backing.resolve("empty"));
+        tree.unlink("/empty");
+        assertThat(backing.resolve("empty")).doesNotExist();
+    }
+
+    @Test
     void utimensSetsEitherTimeOrNow() throws Exception {
         Path f = Files.writeString(mnt.resolve("t"), "t");
         Shell.ok(mnt, "touch", "-m", "-d", "2001-02-03 04:05:06.789", "t");
