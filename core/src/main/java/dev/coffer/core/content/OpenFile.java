@@ -1,6 +1,7 @@
 package dev.coffer.core.content;
 
 import dev.coffer.core.crypto.AuthenticationFailedException;
+import dev.coffer.core.crypto.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -178,6 +179,7 @@ public final class OpenFile implements java.io.Closeable {
                 byte[] tmp = new byte[len];
                 readShared(position, position + len, tmp, 0);
                 dst.put(tmp);
+                Bytes.wipe(tmp);
             }
             return len;
         } finally {
@@ -385,26 +387,32 @@ public final class OpenFile implements java.io.Closeable {
         }
         List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data);
         byte[] retagUnit = dirty.retag() >= 0 ? readStored(dirty.retag(), oldSize) : null;
-        if (rekey) {
-            ContentKeys.Sealed sealed = keys.newFile();
-            destroyCryptor();
-            cryptor = sealed.cryptor();
-            header = sealed.header().clone();
-            assert dirty.first() == 0 : "a new file key rewrites every unit";
-            // The header goes out in one write with the first batch: a crash can leave the old
-            // content or the new one, not a new header alone (a 48-byte file) over old units.
-            if (oldSize == 0) {
-                // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                restoringLengthOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
+        try {
+            if (rekey) {
+                ContentKeys.Sealed sealed = keys.newFile();
+                destroyCryptor();
+                cryptor = sealed.cryptor();
+                header = sealed.header().clone();
+                assert dirty.first() == 0 : "a new file key rewrites every unit";
+                // The header goes out in one write with the first batch: a crash can leave the old
+                // content or the new one, not a new header alone (a 48-byte file) over old units.
+                if (oldSize == 0) {
+                    // Everything written is new: a failure (full disk) leaves the file empty, as it was.
+                    restoringLengthOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
+                } else {
+                    writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header());
+                }
             } else {
-                writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header());
+                // New units first, then the ones that existed: a crash leaves old data readable, and a
+                // failure while writing the new ones (full disk) leaves the file exactly as it was.
+                restoringLengthOnFailure(layout.ciphertextLength(oldSize),
+                        () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null));
+                writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
             }
-        } else {
-            // New units first, then the ones that existed: a crash leaves old data readable, and a
-            // failure while writing the new ones (full disk) leaves the file exactly as it was.
-            restoringLengthOnFailure(layout.ciphertextLength(oldSize),
-                    () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null));
-            writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
+        } finally {
+            for (OldUnit old : oldUnits) {
+                Bytes.wipe(old.cleartext()); // cleartext read back for this change only
+            }
         }
         if (retagUnit != null) {
             retag(dirty.retag(), oldSize, newSize, retagUnit);

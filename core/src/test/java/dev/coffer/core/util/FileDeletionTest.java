@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Deleting a payload: the file goes, on any file system; a failure throws NIO's exception for it. */
 class FileDeletionTest {
     @TempDir
     Path tmp;
