@@ -20,12 +20,17 @@ class AccessPatternTest {
     @TempDir
     Path tmp;
 
+    private final RecordingFileSystem rec = new RecordingFileSystem();
+
+    /** A new vault whose ciphertext side {@link #rec} records. */
+    private CofferFileSystem recordedVault() throws IOException {
+        return CofferFileSystems.create(rec.wrap(tmp.resolve("vault")), "recorded passphrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST);
+    }
+
     @Test
     void creatingFilesNeverListsAndListingNeverOpensContents() throws IOException {
-        RecordingFileSystem rec = new RecordingFileSystem();
-        Path vaultDir = rec.wrap(tmp.resolve("vault"));
-        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
-                VaultOnTempDirContractTest.FAST)) {
+        try (CofferFileSystem fs = recordedVault()) {
             Path root = fs.getPath("/");
             Files.createDirectory(root.resolve("folder"));
             Files.writeString(root.resolve("folder/seed.txt"), "seed");
@@ -67,10 +72,7 @@ class AccessPatternTest {
      */
     @Test
     void aFolderLookupProbesItsPayloadsOnlyWhileItsEntryFolderChanges() throws IOException {
-        RecordingFileSystem rec = new RecordingFileSystem();
-        Path vaultDir = rec.wrap(tmp.resolve("vault"));
-        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
-                VaultOnTempDirContractTest.FAST)) {
+        try (CofferFileSystem fs = recordedVault()) {
             Path folder = Files.createDirectory(fs.getPath("/folder"));
             rec.reset();
             Files.readAttributes(folder, BasicFileAttributes.class);
@@ -98,10 +100,7 @@ class AccessPatternTest {
 
     @Test
     void aStatOfAFileReadsItsCiphertextAttributesOnce() throws IOException {
-        RecordingFileSystem rec = new RecordingFileSystem();
-        Path vaultDir = rec.wrap(tmp.resolve("vault"));
-        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "recorded passphrase".toCharArray(),
-                VaultOnTempDirContractTest.FAST)) {
+        try (CofferFileSystem fs = recordedVault()) {
             Path file = fs.getPath("/folder/file.txt");
             Files.createDirectory(file.getParent());
             Files.writeString(file, "twelve bytes");
