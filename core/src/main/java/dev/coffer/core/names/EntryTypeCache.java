@@ -2,9 +2,7 @@ package dev.coffer.core.names;
 
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -31,7 +29,7 @@ final class EntryTypeCache {
     /** Entries kept at most; past it the cache starts over (a walk of a huge tree must not grow the heap). */
     static final int MAX_ENTRIES = 16_384;
 
-    private record Known(Object fileKey, FileTime modified, EntryType type, long keptAt) {}
+    private record Known(BasicFileAttributes seen, EntryType type, long keptAt) {}
 
     private final Map<Path, Known> known = new ConcurrentHashMap<>();
     private final LongSupplier clock;
@@ -48,11 +46,15 @@ final class EntryTypeCache {
     /** The type found for {@code entryFolder} when it looked exactly as {@code attrs} says, or null. */
     EntryType get(Path entryFolder, BasicFileAttributes attrs) {
         Known k = known.get(entryFolder);
-        if (k == null || attrs.fileKey() == null) {
+        if (k == null || !sameFolder(k.seen(), attrs)) {
             return null;
         }
-        boolean same = Objects.equals(k.fileKey(), attrs.fileKey()) && k.modified().equals(attrs.lastModifiedTime());
-        return same && clock.getAsLong() - k.keptAt() <= MAX_AGE_MILLIS ? k.type() : null;
+        return clock.getAsLong() - k.keptAt() <= MAX_AGE_MILLIS ? k.type() : null;
+    }
+
+    /** Whether two stats saw the same folder with the same time (never true without a file key). */
+    static boolean sameFolder(BasicFileAttributes a, BasicFileAttributes b) {
+        return a.fileKey() != null && a.fileKey().equals(b.fileKey()) && a.lastModifiedTime().equals(b.lastModifiedTime());
     }
 
     /** Whether an entry folder that looked as {@code attrs} says when statted at {@code statTime} may be kept at all. */
@@ -72,6 +74,6 @@ final class EntryTypeCache {
         if (known.size() >= MAX_ENTRIES) {
             known.clear();
         }
-        known.put(entryFolder, new Known(attrs.fileKey(), attrs.lastModifiedTime(), type, statTime));
+        known.put(entryFolder, new Known(attrs, type, statTime));
     }
 }

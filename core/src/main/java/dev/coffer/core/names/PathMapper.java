@@ -104,9 +104,8 @@ public final class PathMapper {
     /** Whether {@code entryPath} is still the folder {@code attrs} describes: the probes saw that folder, not another. */
     private static boolean unchanged(Path entryPath, BasicFileAttributes attrs) throws IOException {
         try {
-            BasicFileAttributes again = Files.readAttributes(entryPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return java.util.Objects.equals(again.fileKey(), attrs.fileKey())
-                    && again.lastModifiedTime().equals(attrs.lastModifiedTime());
+            return EntryTypeCache.sameFolder(attrs,
+                    Files.readAttributes(entryPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
         } catch (NoSuchFileException e) {
             return false;
         }
