@@ -56,7 +56,9 @@ class LitmusTest {
 
     private void runSuite(String suite, String... urlAndCredential) throws Exception {
         assertThat(Files.isExecutable(LITMUS)).as("litmus must be installed (scripts/test.sh installs it)").isTrue();
-        List<String> command = new ArrayList<>(List.of(LITMUS.toString()));
+        // "--": a generated password is URL-safe Base64 and may start with '-', which litmus's
+        // getopt would take for an option (one run in 64 per suite failed that way).
+        List<String> command = new ArrayList<>(List.of(LITMUS.toString(), "--"));
         command.addAll(List.of(urlAndCredential));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("TESTS", suite);
