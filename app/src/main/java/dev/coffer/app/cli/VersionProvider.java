@@ -7,10 +7,16 @@ import picocli.CommandLine.IVersionProvider;
 
 /**
  * The version for {@code --version}, from a resource the build fills in (so it is right in tests
- * too, where there is no jar manifest). Not responsible for anything else.
+ * too, where there is no jar manifest), and the Java runtime that runs it. Not responsible for anything else.
  */
 final class VersionProvider implements IVersionProvider {
     static final String RESOURCE = "/dev/coffer/app/version.properties";
+
+    /** Which Java runs Coffer: the launcher picks one (the newest installed), and speed depends on it. */
+    static String javaLine() {
+        return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
+                + System.getProperty("java.home") + ")";
+    }
 
     @Override
     public String[] getVersion() throws IOException {
@@ -20,6 +26,6 @@ final class VersionProvider implements IVersionProvider {
                 p.load(in);
             }
         }
-        return new String[] {"coffer " + p.getProperty("version", "(unknown version)")};
+        return new String[] {"coffer " + p.getProperty("version", "(unknown version)"), javaLine()};
     }
 }

@@ -28,9 +28,11 @@ class HelpTest {
     }
 
     @Test
-    void versionPrintsTheBuildVersion() {
+    void versionPrintsTheBuildVersionAndTheJavaThatRunsIt() {
         Cli.Result r = Cli.withEnv().run("--version");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).matches("coffer \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\n");
+        assertThat(r.out()).matches("coffer \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\nJava .+\\n");
+        assertThat(r.out()).endsWith("Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
+                + ", " + System.getProperty("java.home") + ")\n");
     }
 }
