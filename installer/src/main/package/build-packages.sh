@@ -7,13 +7,15 @@
 # Usage: build-packages.sh INPUT_DIR OUTPUT_DIR VERSION [deb|rpm|app-image ...]
 #   INPUT_DIR  the app's main jar (coffer-app-*.jar) and every runtime dependency jar
 #   OUTPUT_DIR where runtime/, the app image and the packages go (emptied first)
-# Needs a JDK 17+ with jmods (Debian's openjdk-17-jdk-headless), zip, fakeroot and dpkg-deb for the .deb.
+# Needs a JDK 17+ with jmods (Debian's openjdk-17-jdk-headless) or a linkable run-time image, zip, fakeroot and dpkg-deb for the .deb.
 set -euo pipefail
 
 input=$(readlink -f "$1"); out=$(readlink -f -m "$2"); version=$3; shift 3
 types=("$@"); ((${#types[@]})) || types=(app-image deb rpm)
 here=$(dirname "$(readlink -f "$0")")
 icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/icons")
+# The JDK whose runtime the packages bundle: $JAVA_HOME's, else the one that provides javac (JDK 17
+# on Debian 12). JDK 25 runs a mount faster but makes the package 12 MB bigger (docs/packaging.md).
 jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 log() { echo "build-packages: $*" >&2; }
 
@@ -78,10 +80,14 @@ for jar in "$out"/javafx/*.jar; do
   fx_modules="$fx_modules,$module"
 done
 modules="$jdk_modules$fx_modules"
-log "runtime modules: $modules"
+log "runtime of $jdk, modules: $modules"
 
+jdk_feature=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p')
+# The same compression (zip level 6) under its JDK 21+ name, which JDK 17 does not know.
+compress=2
+[ "$jdk_feature" -ge 21 ] && compress=zip-6
 "$jdk/bin/jlink" --module-path "$jdk_modpath$out/javafx" --add-modules "$modules" \
-  --include-locales=en,de --strip-debug --no-header-files --no-man-pages --compress=2 \
+  --include-locales=en,de --strip-debug --no-header-files --no-man-pages --compress=$compress \
   --output "$out/runtime"
 # JavaFX loads its native libraries from the runtime's lib folder (as from JavaFX's own jmods);
 # left inside the modules, it would unpack them into the user's home on every new version.
@@ -102,7 +108,7 @@ java_opts=(--java-options "-Dprism.order=es2,sw")
 # The same JIT inlining limits as app/src/main/launcher/coffer (a mount's many short requests; 3-7% on
 # fsbench's tree steps, docs/performance.md "JIT compilation").
 java_opts+=(--java-options "-XX:InlineSmallCode=1000" --java-options "-XX:FreqInlineSize=100" --java-options "-XX:MaxInlineLevel=6")
-if [ "$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p')" -ge 24 ]; then
+if [ "$jdk_feature" -ge 24 ]; then
   java_opts+=(--java-options "--enable-native-access=ALL-UNNAMED" --java-options "--sun-misc-unsafe-memory-access=allow")
 fi
 
