@@ -54,54 +54,9 @@ class LauncherIT {
         assertThat(usage.err()).contains("Usage: coffer");
     }
 
-    @Test
-    void theLauncherRunsTheNewestJavaUnlessJavaHomeNamesOne() throws Exception {
-        Path launcher = Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath();
-        Path jvms = Files.createDirectories(tmp.resolve("jvm"));
-        fakeJava(jvms.resolve("jdk-17"), "\"17.0.15\"");
-        fakeJava(jvms.resolve("jdk-25"), "\"25.0.3\"");
-        fakeJava(jvms.resolve("jdk-21"), "\"21.0.9\"");
-        fakeJava(jvms.resolve("jdk-11"), "\"11.0.2\"");
-        fakeJava(jvms.resolve("no-release"), null);
-        Files.createDirectories(jvms.resolve("not-a-jdk"));
-        Path pathJava = fakeJava(tmp.resolve("on-path"), "\"17.0.1\"");
-
-        Map<String, String> env = new java.util.HashMap<>(Map.of("COFFER_JVM_DIR", jvms.toString()));
-        env.put("PATH", pathJava.resolve("bin") + ":/usr/bin:/bin");
-        Run newest = run(launcher, env, "--version");
-        assertThat(newest.out()).as(newest.toString())
-                .startsWith("fake java " + jvms.resolve("jdk-25") + ": --enable-native-access=ALL-UNNAMED "
-                        + "--sun-misc-unsafe-memory-access=allow -XX:InlineSmallCode=1000")
-                .endsWith("dev.coffer.app.Main --version\n");
-
-        env.put("JAVA_HOME", jvms.resolve("jdk-21").toString());
-        Run named = run(launcher, env, "--version");
-        assertThat(named.out()).as(named.toString()).startsWith("fake java " + jvms.resolve("jdk-21") + ": -XX:InlineSmallCode=1000");
-
-        env.remove("JAVA_HOME");
-        env.put("COFFER_JVM_DIR", tmp.resolve("no-such-folder").toString());
-        Run fallback = run(launcher, env, "--version");
-        assertThat(fallback.out()).as(fallback.toString()).startsWith("fake java " + pathJava + ": -XX:InlineSmallCode=1000");
-    }
-
-    /** A Java home whose bin/java prints its home and arguments; {@code version} for its release file (null: none). */
-    private static Path fakeJava(Path home, String version) throws IOException {
-        Path bin = Files.createDirectories(home.resolve("bin"));
-        Path java = bin.resolve("java");
-        Files.writeString(java, "#!/bin/sh\necho \"fake java " + home + ": $*\"\n");
-        assertThat(java.toFile().setExecutable(true)).isTrue();
-        if (version != null) {
-            Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=" + version + "\n");
-        }
-        return home;
-    }
-
     private static Run run(Path launcher, Map<String, String> env, String... args) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(concat(launcher.toString(), args));
         pb.environment().remove("COFFER_PASSPHRASE");
-        // The launcher's own choice of Java, as a user without these gets it, unless a test sets them.
-        pb.environment().remove("JAVA_HOME");
-        pb.environment().remove("COFFER_JVM_DIR");
         // A terminal without a desktop: with a display, no arguments would start the GUI instead of the usage.
         pb.environment().remove("DISPLAY");
         pb.environment().remove("WAYLAND_DISPLAY");
