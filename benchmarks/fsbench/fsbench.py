@@ -306,7 +306,7 @@ class Coffer(Peer):
         fuse_unmount(self.mnt)
 
     def version(self):
-        # Its second line names the Java the launcher chose (the newest installed, or $JAVA_HOME's).
+        # Its second line names the Java the launcher runs ($JAVA_HOME's, else the PATH's).
         out = subprocess.run([self.launcher, "--version"], capture_output=True, text=True).stdout.split("\n")
         return "; ".join(line.strip() for line in out[:2] if line.strip()) or "?"
 

@@ -15,7 +15,7 @@ types=("$@"); ((${#types[@]})) || types=(app-image deb rpm)
 here=$(dirname "$(readlink -f "$0")")
 icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/icons")
 # The JDK whose runtime the packages bundle: $JAVA_HOME's, else the one that provides javac (JDK 17
-# on Debian 12). JDK 25 runs a mount faster but makes the package 12 MB bigger (docs/packaging.md).
+# on Debian 12). A JDK 25 runtime is 12 MB bigger and not faster overall (docs/packaging.md).
 jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 log() { echo "build-packages: $*" >&2; }
 

@@ -12,7 +12,7 @@ import picocli.CommandLine.IVersionProvider;
 final class VersionProvider implements IVersionProvider {
     static final String RESOURCE = "/dev/coffer/app/version.properties";
 
-    /** Which Java runs Coffer: the launcher picks one (the newest installed), and speed depends on it. */
+    /** Which Java runs Coffer ($JAVA_HOME's or the PATH's): figures and bug reports depend on it. */
     static String javaLine() {
         return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
                 + System.getProperty("java.home") + ")";
