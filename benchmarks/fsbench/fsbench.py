@@ -201,11 +201,12 @@ def fuse_unmount(path):
                 run(["umount", "-l", path], check=False)
 
 
-def version(cmd):
+def version(cmd, lines=1):
+    """The first `lines` lines a version command prints, joined with "; ", or "?"."""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-        out = (p.stdout + p.stderr).strip().splitlines()
-        return out[0].strip() if out else "?"
+        out = [line.strip() for line in (p.stdout + p.stderr).strip().splitlines() if line.strip()]
+        return "; ".join(out[:lines]) if out else "?"
     except (OSError, subprocess.TimeoutExpired):
         return "?"
 
@@ -307,8 +308,7 @@ class Coffer(Peer):
 
     def version(self):
         # Its second line names the Java the launcher runs ($JAVA_HOME's, else the PATH's).
-        out = subprocess.run([self.launcher, "--version"], capture_output=True, text=True).stdout.split("\n")
-        return "; ".join(line.strip() for line in out[:2] if line.strip()) or "?"
+        return version([self.launcher, "--version"], lines=2)
 
 
 class CofferWebdav(Coffer):
