@@ -34,6 +34,12 @@ class LauncherIT {
         Run version = run(linked, Map.of(), "--version");
         assertThat(version.code()).as(version.toString()).isZero();
         assertThat(version.out()).startsWith("coffer ");
+        // JAVA_HOME chooses the Java, and --version names the one that runs.
+        String javaHome = System.getProperty("java.home");
+        Run named = run(linked, Map.of("JAVA_HOME", javaHome), "--version");
+        assertThat(named.out()).as(named.toString())
+                .endsWith("\nJava " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
+                        + javaHome + ")\n");
 
         Path vault = tmp.resolve("vault");
         Path source = Files.createDirectories(tmp.resolve("source/sub"));

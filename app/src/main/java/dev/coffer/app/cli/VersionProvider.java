@@ -12,10 +12,16 @@ import picocli.CommandLine.IVersionProvider;
 final class VersionProvider implements IVersionProvider {
     static final String RESOURCE = "/dev/coffer/app/version.properties";
 
-    /** Which Java runs Coffer ($JAVA_HOME's or the PATH's): figures and bug reports depend on it. */
+    /**
+     * Which Java runs Coffer (the launcher's: $JAVA_HOME's or the PATH's; a package's own runtime):
+     * figures and bug reports depend on it. picocli formats each line, so a '%' in a path is doubled.
+     */
     static String javaLine() {
-        return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
-                + System.getProperty("java.home") + ")";
+        return javaLine(System.getProperty("java.version"), System.getProperty("java.vendor"), System.getProperty("java.home"));
+    }
+
+    static String javaLine(String version, String vendor, String home) {
+        return ("Java " + version + " (" + vendor + ", " + home + ")").replace("%", "%%");
     }
 
     @Override

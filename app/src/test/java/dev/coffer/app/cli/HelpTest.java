@@ -28,6 +28,13 @@ class HelpTest {
     }
 
     @Test
+    void aPercentSignInTheJavaFolderIsPrintedAsItIs() {
+        // picocli formats version lines: an unescaped "%2B" would fail ("Could not format") instead.
+        assertThat(String.format(VersionProvider.javaLine("21.0.9", "Vendor", "/opt/jdk%2B21")))
+                .isEqualTo("Java 21.0.9 (Vendor, /opt/jdk%2B21)");
+    }
+
+    @Test
     void versionPrintsTheBuildVersionAndTheJavaThatRunsIt() {
         Cli.Result r = Cli.withEnv().run("--version");
         assertThat(r.code()).isZero();
