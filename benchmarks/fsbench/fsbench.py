@@ -205,6 +205,8 @@ def version(cmd, lines=1):
     """The first `lines` lines a version command prints, joined with "; ", or "?"."""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        if p.returncode != 0:
+            return "?"
         out = [line.strip() for line in (p.stdout + p.stderr).strip().splitlines() if line.strip()]
         return "; ".join(out[:lines]) if out else "?"
     except (OSError, subprocess.TimeoutExpired):

@@ -15,7 +15,7 @@ types=("$@"); ((${#types[@]})) || types=(app-image deb rpm)
 here=$(dirname "$(readlink -f "$0")")
 icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/icons")
 # The JDK whose runtime the packages bundle: $JAVA_HOME's, else the one that provides javac (JDK 17
-# on Debian 12). A JDK 25 runtime is 12 MB bigger and not faster overall (docs/packaging.md).
+# on Debian 12). A JDK 25 runtime makes the package ~12 MB bigger and is not faster overall (docs/packaging.md).
 jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 log() { echo "build-packages: $*" >&2; }
 
@@ -83,6 +83,8 @@ modules="$jdk_modules$fx_modules"
 log "runtime of $jdk, modules: $modules"
 
 jdk_feature=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p')
+# The options below depend on it: a JDK whose version cannot be read would get the wrong ones silently.
+[[ $jdk_feature =~ ^[0-9]+$ ]] || { log "error: cannot tell the version of the JDK in $jdk"; exit 1; }
 # The same compression (zip level 6) under its JDK 21+ name, which JDK 17 does not know.
 compress=2
 [ "$jdk_feature" -ge 21 ] && compress=zip-6
