@@ -5,12 +5,13 @@
 # coffer/gocryptfs. Run as root (drop_caches) with gocryptfs and securefs installed; works on /dev/shm.
 #
 #   frontend-fuse/bench/read-vs-peers.sh ROUNDS LAUNCHER
+# COMBO=SIV_XTS ... makes the coffer vault in that content mode (default SIV_XTSHMAC).
 set -euo pipefail
 R=$1; L=$2
 W=$(mktemp -d /dev/shm/coffer-rvg.XXXXXX); P=
 trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; fusermount -u "$W/g" 2>/dev/null || true; fusermount -u "$W/s" 2>/dev/null || true; rm -rf "$W"' EXIT
 mkdir -p "$W/mnt" "$W/gc" "$W/g" "$W/sc" "$W/s"; printf 'rvg passphrase\n' > "$W/pass"
-"$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
+"$L" create "$W/c" --scrypt-n 16384 --combo "${COMBO:-SIV_XTSHMAC}" --passphrase-file "$W/pass" > /dev/null
 gocryptfs -init -q -passfile "$W/pass" "$W/gc" > /dev/null 2>&1
 securefs create --pass 'rvg passphrase' "$W/sc" > /dev/null 2>&1
 cm() { "$L" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!; for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.05; done; exit 1; }
