@@ -45,8 +45,8 @@ final class FileOps {
     /** Per handle that has been read from: its sequential-read detection and stream. */
     private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
     private final LongAdder streamed = new LongAdder();
-    /** At most this many files stream at once (1 MiB of ring and two threads each); others read directly. */
-    static final int MAX_STREAMS = 16;
+    /** At most this many files stream at once (up to 4 MiB of ring and two threads each); others read directly. */
+    static final int MAX_STREAMS = 8;
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {

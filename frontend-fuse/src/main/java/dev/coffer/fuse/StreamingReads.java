@@ -19,8 +19,8 @@ final class StreamingReads {
     /** Sequential requests of at least this size, in a row, before a stream starts. */
     static final int MIN_REQUEST = 64 * 1024;
     static final int STREAK = 2;
-    /** A stream starts only if at least this much of the file is left to read. */
-    static final long MIN_REMAINING = 2L * ReadStream.SLOTS * ReadStream.SLOT;
+    /** A stream starts only if at least this much of the file is left to read (16 slots). */
+    static final long MIN_REMAINING = 16L * ReadStream.SLOT;
     /** Streams that served fewer requests than this before they had to be replaced count as wasted; one that serves this many forgives earlier ones. */
     private static final int USEFUL = 8;
     private static final int MAX_WASTED = 3;
