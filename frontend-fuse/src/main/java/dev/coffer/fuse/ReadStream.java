@@ -42,8 +42,9 @@ final class ReadStream {
     static final int SLOT = 128 * 1024;
     /**
      * 4 MiB per stream at most. A deeper ring lets the streamers work in longer runs beside the FUSE
-     * threads: 32 slots read a fresh mount's 1 GiB 2-8% faster and a warm one 5-6% faster than 8 did,
-     * in three interleaved batches (docs/fuse.md, "Streaming reads"); 8 were a little faster than 4.
+     * threads: in five interleaved batches, 32 slots read a fresh mount's 1 GiB 1-8% faster than 8
+     * (median), a warm one 5-6% faster in three batches and within 3.5% either way in two (docs/fuse.md,
+     * "Ring depth"); 8 were a little faster than 4. A multiple of STREAMERS: each ring position has one streamer.
      */
     static final int SLOTS = 32;
     /** Streamer threads per stream, each reading every STREAMERS-th slot: two use two cores for decryption. */
@@ -102,7 +103,8 @@ final class ReadStream {
 
     /**
      * Starts a stream of {@code channel} from {@code base}; {@code onFinish} runs once when it ends. If
-     * this throws (no memory for the ring, no thread), {@code onFinish} has run and nothing is left running.
+     * this throws (no thread), {@code onFinish} has run and nothing is left running. The slots' arrays
+     * come later, on the streamers: one they cannot make (no memory) ends the stream like a failed read.
      */
     static ReadStream start(FileChannel channel, ContentChanges changes, long base, Runnable onFinish,
             StreamTiming timing) {
@@ -250,6 +252,7 @@ final class ReadStream {
     private void stream(int first) {
         long k = first;
         boolean reachedEnd = false;
+        byte[] filling = null; // the slot being read, until it is handed to the readers
         try {
             for (; !stopped; k += STREAMERS) {
                 int r = (int) (k % SLOTS);
@@ -263,6 +266,7 @@ final class ReadStream {
                     slot = new byte[SLOT];
                     data[r] = slot; // published to the FUSE threads by the synchronized block below
                 }
+                filling = slot;
                 ByteBuffer bb = ByteBuffer.wrap(slot);
                 long pos = base + k * SLOT;
                 while (bb.hasRemaining()) {
@@ -276,6 +280,8 @@ final class ReadStream {
                 synchronized (this) {
                     if (finished) {
                         Arrays.fill(slot, (byte) 0); // read while the stream ended: keep no cleartext
+                        data[r] = null;
+                        filling = null;
                         return;
                     }
                     if (len < SLOT) {
@@ -286,6 +292,7 @@ final class ReadStream {
                     readAt[r] = at;
                     done[r] = len == 0; // nothing in it to copy out
                     slotOf.set(r, k);
+                    filling = null;
                     notifyAll();
                     advanceConsumed(consumed); // an empty last slot may be all the reader was still owed
                     ended = allServed();
@@ -299,9 +306,15 @@ final class ReadStream {
                     return;
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            // The FUSE thread that wants this slot reads it itself and reports the failure properly.
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            // The FUSE thread that wants this slot reads it itself and reports the failure properly
+            // (or, out of memory for a slot, reads directly as if there were no stream).
         } finally {
+            synchronized (this) {
+                if (filling != null && finished) {
+                    Arrays.fill(filling, (byte) 0); // a read that failed after the stream ended: its array is no longer in the ring
+                }
+            }
             if (!reachedEnd) {
                 fail(k); // failed, or ended early (idle, closed): nothing more will come from this streamer
             }
@@ -381,9 +394,10 @@ final class ReadStream {
             for (int r = 0; r < SLOTS; r++) {
                 slotOf.set(r, -1);
             }
-            for (byte[] d : data) {
-                if (d != null) {
-                    Arrays.fill(d, (byte) 0);
+            for (int r = 0; r < SLOTS; r++) {
+                if (data[r] != null) {
+                    Arrays.fill(data[r], (byte) 0);
+                    data[r] = null; // a handle kept open after its stream ended holds no ring
                 }
             }
         }
@@ -402,7 +416,18 @@ final class ReadStream {
         return slotOf.get((int) (k % SLOTS)) == k;
     }
 
-    /** Whether every slot holds only zeros (tests check that an ended stream keeps no cleartext). */
+    /** The slot arrays made so far (tests: a short file's stream makes only the ones it fills). */
+    synchronized java.util.List<byte[]> slotArrays() {
+        java.util.List<byte[]> made = new java.util.ArrayList<>();
+        for (byte[] d : data) {
+            if (d != null) {
+                made.add(d);
+            }
+        }
+        return made;
+    }
+
+    /** Whether every slot array still in the ring holds only zeros (an ended stream has none left). */
     synchronized boolean ringZeroed() {
         for (byte[] d : data) {
             if (d == null) {

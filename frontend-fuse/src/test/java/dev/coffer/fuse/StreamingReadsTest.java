@@ -207,11 +207,56 @@ class StreamingReadsTest {
             Thread.sleep(5);
         }
         assertThat(stream.ringZeroed()).as("the ring holds file bytes while streaming").isFalse();
+        List<byte[]> arrays = stream.slotArrays();
         reads.close();
         assertThat(stream.streaming()).isFalse();
-        assertThat(stream.ringZeroed()).isTrue();
+        assertThat(arrays).as("every slot array the stream made is zeroed").allSatisfy(a -> assertThat(a).containsOnly(0));
+        assertThat(stream.slotArrays()).as("and dropped: a handle kept open holds no ring").isEmpty();
         assertThat(rings.availablePermits()).as("the ring's permit is back").isEqualTo(1);
         ch.close();
+    }
+
+    @Test
+    void aStreamMakesOnlyTheSlotArraysItFillsAndZeroesThemAtTheEnd() throws Exception {
+        assertThat(ReadStream.SLOTS % ReadStream.STREAMERS).as("each ring position belongs to one streamer").isZero();
+        int slots = 20; // 2.5 MiB: fewer slots than the ring has
+        Path shortFile = tmp.resolve("short");
+        Files.write(shortFile, java.util.Arrays.copyOf(content, slots * REQUEST));
+        try (FileChannel ch = FileChannel.open(shortFile, StandardOpenOption.READ)) {
+            Semaphore rings = new Semaphore(1);
+            rings.acquire();
+            ReadStream stream = ReadStream.start(ch, changes, 0, rings::release, PATIENT);
+            awaitHolds(stream, (slots - 1L) * REQUEST);
+            List<byte[]> arrays = stream.slotArrays();
+            // The file's slots, and at most one more per streamer (the empty slot that finds the end).
+            assertThat(arrays).hasSizeBetween(slots, slots + ReadStream.STREAMERS).hasSizeLessThan(ReadStream.SLOTS);
+            Pointer buf = buffer();
+            byte[] got = new byte[REQUEST];
+            for (int k = 0; k < slots; k++) {
+                assertThat(stream.serve(buf, REQUEST, (long) k * REQUEST)).isEqualTo(REQUEST);
+                buf.get(0, got, 0, REQUEST);
+                assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(content, k * REQUEST, (k + 1) * REQUEST));
+            }
+            awaitEnded(stream);
+            assertThat(stream.streaming()).as("the stream ends once its end was served").isFalse();
+            assertThat(arrays).as("every slot array it made is zeroed").allSatisfy(a -> assertThat(a).containsOnly(0));
+            assertThat(stream.slotArrays()).isEmpty();
+            assertThat(rings.availablePermits()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aStreamClosedBeforeItMadeAnArrayEndsCleanly() throws Exception {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Semaphore rings = new Semaphore(1);
+            rings.acquire();
+            ReadStream stream = ReadStream.start(ch, changes, 0, rings::release, PATIENT);
+            stream.close();
+            assertThat(stream.streaming()).isFalse();
+            assertThat(stream.slotArrays()).isEmpty();
+            assertThat(stream.serve(buffer(), REQUEST, 0)).isEqualTo(-1);
+            assertThat(rings.availablePermits()).isEqualTo(1);
+        }
     }
 
     @Test
@@ -333,11 +378,11 @@ class StreamingReadsTest {
 
     @Test
     void aRequestForAFreedSlotWhoseRefillFailsMissesInsteadOfWaiting() throws Exception {
-        long failFrom = (long) ReadStream.SLOTS * REQUEST; // slot 8 reuses slot 0's place in the ring
+        long failFrom = (long) ReadStream.SLOTS * REQUEST; // slot SLOTS reuses slot 0's place in the ring
         FileChannel failing = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
             @Override
             public int read(ByteBuffer dst, long position) throws IOException {
-                if (position >= failFrom && position < failFrom + REQUEST) { // slot 8 only: the other streamer goes on
+                if (position >= failFrom && position < failFrom + REQUEST) { // slot SLOTS only: the other streamer goes on
                     throw new IOException("unit failed authentication");
                 }
                 return d.read(dst, position);
@@ -348,8 +393,8 @@ class StreamingReadsTest {
         ReadStream stream = ReadStream.start(failing, changes, 0, rings::release,
                 new StreamTiming(TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(30)));
         Pointer buf = buffer();
-        // The second half of slot 0 arrives first (requests finish out of order), then slots 1-7:
-        // slot 0 counts as copied out, its place goes to slot 8, whose read fails.
+        // The second half of slot 0 arrives first (requests finish out of order), then slots 1 to SLOTS-1:
+        // slot 0 counts as copied out, its place goes to slot SLOTS, whose read fails.
         assertThat(stream.serve(buf, REQUEST / 2, REQUEST / 2)).isEqualTo(REQUEST / 2);
         for (long k = 1; k < ReadStream.SLOTS; k++) {
             assertThat(stream.serve(buf, REQUEST, k * REQUEST)).isEqualTo(REQUEST);
