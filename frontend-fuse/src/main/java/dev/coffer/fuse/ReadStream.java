@@ -3,7 +3,9 @@ package dev.coffer.fuse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -279,9 +281,7 @@ final class ReadStream {
                 boolean ended;
                 synchronized (this) {
                     if (finished) {
-                        Arrays.fill(slot, (byte) 0); // read while the stream ended: keep no cleartext
-                        data[r] = null;
-                        filling = null;
+                        data[r] = null; // read while the stream ended: dropped here, zeroed below
                         return;
                     }
                     if (len < SLOT) {
@@ -312,7 +312,8 @@ final class ReadStream {
         } finally {
             synchronized (this) {
                 if (filling != null && finished) {
-                    Arrays.fill(filling, (byte) 0); // a read that failed after the stream ended: its array is no longer in the ring
+                    // A slot read (or failing) while the stream ended: finish() may not have seen its array.
+                    Arrays.fill(filling, (byte) 0);
                 }
             }
             if (!reachedEnd) {
@@ -417,8 +418,8 @@ final class ReadStream {
     }
 
     /** The slot arrays made so far (tests: a short file's stream makes only the ones it fills). */
-    synchronized java.util.List<byte[]> slotArrays() {
-        java.util.List<byte[]> made = new java.util.ArrayList<>();
+    synchronized List<byte[]> slotArrays() {
+        List<byte[]> made = new ArrayList<>();
         for (byte[] d : data) {
             if (d != null) {
                 made.add(d);
