@@ -12,8 +12,8 @@ import java.util.function.Function;
  * unlock in the same JVM (the app unlocking another vault) only warms up what the first one left
  * undone. At most one warm-up runs at a time.
  *
- * <p>The budget was measured with {@code -XX:+PrintCompilation} (docs/performance.md, "JIT warm-up
- * at unlock"): C2 has compiled the per-unit encrypt and decrypt paths after about 15,000 units
+ * <p>The budget was measured with {@code -XX:+PrintCompilation} (docs/performance-history.md, "JIT
+ * warm-up at unlock"): C2 has compiled the per-unit encrypt and decrypt paths after about 15,000 units
  * (encrypted plus decrypted); the budget is twice that.
  *
  * <p>Not responsible for running a warm-up ({@link CryptoWarmUp}) nor for its work ({@link CryptoExercise}).
