@@ -46,7 +46,7 @@ public final class FuseMount implements AutoCloseable {
         this.fuse = fuse;
         this.mountPointString = mountPointString;
         this.readOnly = options.readOnly();
-        this.loop = new SessionLoop(natives.fuse, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
+        this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
     }
 
     /**

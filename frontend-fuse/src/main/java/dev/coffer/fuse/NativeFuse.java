@@ -19,11 +19,14 @@ final class NativeFuse {
     private static final String SERVE_HINT = " Or use `coffer serve`, which serves the vault over WebDAV without FUSE.";
 
     final LibFuseSession fuse;
+    /** libfuse's channel functions, for {@link NoFlushReplies}: only on Linux, and only if the library has them. */
+    final Optional<LibFuseChannels> channels;
     final LibC libc;
     final Path fusermount;
 
-    private NativeFuse(LibFuseSession fuse, LibC libc, Path fusermount) {
+    private NativeFuse(LibFuseSession fuse, Optional<LibFuseChannels> channels, LibC libc, Path fusermount) {
         this.fuse = fuse;
+        this.channels = channels;
         this.libc = libc;
         this.fusermount = fusermount;
     }
@@ -38,9 +41,23 @@ final class NativeFuse {
         Path fusermount = findFusermount(searchPath).orElseThrow(() -> new FuseUnavailableException(
                 "FUSE is not available: the fusermount program is not installed. Install the package fuse3 "
                         + "(Debian, Ubuntu: sudo apt install fuse3; Fedora: fuse3)." + SERVE_HINT));
-        LibFuseSession fuse = loadLibFuse(libraries);
+        Loaded<LibFuseSession> fuse = loadLibFuse(libraries);
         LibC libc = LibraryLoader.create(LibC.class).failImmediately().load("c");
-        return new NativeFuse(fuse, libc, fusermount);
+        return new NativeFuse(fuse.library(), channels(fuse.name()), libc, fusermount);
+    }
+
+    private record Loaded<T>(T library, String name) {}
+
+    /** FOPEN_NOFLUSH is a Linux kernel flag: elsewhere (macFUSE, WinFsp) every close keeps its FLUSH. */
+    private static Optional<LibFuseChannels> channels(String library) {
+        if (!System.getProperty("os.name", "").startsWith("Linux")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LibraryLoader.create(LibFuseChannels.class).failImmediately().load(library));
+        } catch (LinkageError | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     static void checkDevice(Path device) throws FuseUnavailableException {
@@ -54,10 +71,10 @@ final class NativeFuse {
         }
     }
 
-    private static LibFuseSession loadLibFuse(List<String> libraries) throws FuseUnavailableException {
+    private static Loaded<LibFuseSession> loadLibFuse(List<String> libraries) throws FuseUnavailableException {
         for (String name : libraries) {
             try {
-                return LibraryLoader.create(LibFuseSession.class).failImmediately().load(name);
+                return new Loaded<>(LibraryLoader.create(LibFuseSession.class).failImmediately().load(name), name);
             } catch (LinkageError | RuntimeException e) {
                 // try the next name
             }

@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * attach cost comes back), so a burst leaves a few idle threads blocked in read(2), which costs
  * nothing but their stacks and one request buffer each.
  *
+ * <p>A request is processed with libfuse's channel, except an open for reading only, whose reply
+ * goes through {@link NoFlushReplies} (no FLUSH at its close) where that is available.
+ *
  * <p>The loop ends when the kernel ends the session (the mount is unmounted, by us or anybody);
  * the last worker out then runs {@code onEnd} once. Not responsible for mounting or unmounting.
  */
@@ -35,6 +38,7 @@ final class SessionLoop {
     private final LibFuseSession lib;
     private final Pointer session;
     private final Pointer channel;
+    private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
     private final long bufferSize;
     private final int maxWorkers;
     private final Runnable onEnd;
@@ -45,11 +49,13 @@ final class SessionLoop {
     private int idle;
     private volatile int error;
 
-    SessionLoop(LibFuseSession lib, Pointer session, int maxWorkers, Runnable onEnd) {
-        this.lib = lib;
+    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, Runnable onEnd) {
+        this.lib = natives.fuse;
         this.session = session;
         this.channel = lib.fuse_session_next_chan(session, null);
         this.bufferSize = lib.fuse_chan_bufsize(channel);
+        this.noFlushReplies = natives.channels
+                .map(channels -> new NoFlushReplies(channels, natives.libc, channel, bufferSize)).orElse(null);
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
     }
@@ -106,7 +112,9 @@ final class SessionLoop {
                     break;
                 }
                 busy();
-                lib.fuse_session_process_buf(session, buf, channelRef.getPointer(0));
+                Pointer received = channelRef.getPointer(0);
+                lib.fuse_session_process_buf(session, buf,
+                        noFlushReplies == null ? received : noFlushReplies.channelFor(memory, res, received));
                 synchronized (lock) {
                     idle++;
                 }
@@ -139,6 +147,9 @@ final class SessionLoop {
             try {
                 onEnd.run();
             } finally {
+                if (noFlushReplies != null) {
+                    noFlushReplies.close(); // no request is processed any more
+                }
                 ended.complete(null);
             }
         }
