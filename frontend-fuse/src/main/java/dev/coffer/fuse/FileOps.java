@@ -61,19 +61,26 @@ final class FileOps {
         this.timing = timing;
     }
 
-    /** Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle. */
+    /**
+     * Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle.
+     * O_TRUNC arrives here (atomic_o_trunc) and the kernel then truncates nothing itself, also for
+     * O_RDONLY|O_TRUNC, which Linux truncates like any other O_TRUNC: that file is truncated through
+     * a channel of its own, closed at once, and the handle stays read-only.
+     */
     long open(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
-        if ((flags & O_TRUNC) != 0 && options.contains(StandardOpenOption.WRITE)) {
-            options.add(StandardOpenOption.TRUNCATE_EXISTING);
-        }
         boolean writable = options.contains(StandardOpenOption.WRITE);
-        if (!options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+        if ((flags & O_TRUNC) == 0) {
             return handles.add(FileChannel.open(backing.resolve(path), options), writable);
         }
         changes.begin();
         try {
-            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
+            Path p = backing.resolve(path);
+            if (!writable) {
+                FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
+            }
+            options.add(StandardOpenOption.TRUNCATE_EXISTING); // ignored by a channel opened for reading only
+            return handles.add(FileChannel.open(p, options), writable);
         } finally {
             changes.end();
         }
@@ -180,7 +187,8 @@ final class FileOps {
      * A zero-length write: a vault's channel answers it with the failure of a large append it wrote
      * behind (e.g. ENOSPC), which would otherwise reach only release, whose errors the kernel drops.
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
-     * and is answered without trying one (every close(2) of a file read flushes: md5sum, grep).
+     * and is answered without trying one (on Linux 5.16 and later the kernel does not even ask for
+     * such a handle: {@link NoFlushReplies}; older kernels flush at every close(2) of a file read).
      */
     void flush(long fh) throws IOException {
         if (!handles.writable(fh)) {

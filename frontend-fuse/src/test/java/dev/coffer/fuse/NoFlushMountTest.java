@@ -27,7 +27,8 @@ import ru.serce.jnrfuse.struct.FuseFileInfo;
  * Read-only opens are answered with FOPEN_NOFLUSH ({@link NoFlushReplies}), through a real mount of a
  * real vault: closing a file opened for reading sends the mount no FLUSH, closing one opened for
  * writing still does (a failure written behind must reach close(2)), a refused read-only open still
- * fails with its own errno, and many threads opening files at once all read the right bytes.
+ * fails with its own errno, many threads opening files at once all read the right bytes and release
+ * every handle, and O_RDONLY|O_TRUNC truncates (as Linux does) although the handle reads only.
  * Needs Linux 5.16 or later (the kernel's FOPEN_NOFLUSH).
  */
 class NoFlushMountTest {
@@ -123,6 +124,24 @@ class NoFlushMountTest {
             pool.shutdownNow();
         }
         assertThat(adapter.flushes.get() - before).as("FLUSH requests for 5,120 read-only closes").isZero();
+        // Release is now the only request a close sends: every handle must still be given back.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (adapter.openHandles() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(adapter.openHandles()).as("handles left open after every file was closed").isZero();
+    }
+
+    /** Linux truncates on O_RDONLY|O_TRUNC; with atomic_o_trunc the kernel leaves that to the mount. */
+    @Test
+    void anOpenForReadingWithTruncateTruncates() throws Exception {
+        mount();
+        Path f = vm.mnt.resolve("to-empty.txt");
+        Files.writeString(f, "some content");
+        Shell.ok(vm.mnt, "perl", "-MFcntl", "-e", "sysopen(my $f, $ARGV[0], O_RDONLY | O_TRUNC) or die \"$!\"", "to-empty.txt");
+        assertThat(Files.size(f)).isZero();
+        assertThat(Shell.ok(vm.mnt, "cat", "to-empty.txt")).isEmpty();
+        assertThat(Files.size(vm.fs.getPath("/to-empty.txt"))).as("in the vault itself").isZero();
     }
 
     /** Counts flush and open calls; refuses the open of one path with EACCES when told. */
