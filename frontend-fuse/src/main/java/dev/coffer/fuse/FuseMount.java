@@ -82,7 +82,13 @@ public final class FuseMount implements AutoCloseable {
             if (fuse == null) {
                 throw new IOException("libfuse could not mount " + mp.folder() + " (its message is above)");
             }
-            FuseMount m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
+            FuseMount m;
+            try {
+                m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
+            } catch (RuntimeException | LinkageError e) {
+                natives.fuse.fuse_teardown(fuse, mountPointString.getValue()); // never a mount without a server
+                throw e;
+            }
             m.loop.start();
             m.awaitInit();
             return m;

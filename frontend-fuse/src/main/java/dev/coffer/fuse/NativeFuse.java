@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import jnr.ffi.LibraryLoader;
+import jnr.ffi.Runtime;
 
 /**
  * Finds what a mount needs on this machine and says clearly what is missing: the {@code /dev/fuse}
@@ -48,9 +49,16 @@ final class NativeFuse {
 
     private record Loaded<T>(T library, String name) {}
 
-    /** FOPEN_NOFLUSH is a Linux kernel flag: elsewhere (macFUSE, WinFsp) every close keeps its FLUSH. */
     private static Optional<LibFuseChannels> channels(String library) {
-        if (!System.getProperty("os.name", "").startsWith("Linux")) {
+        return channels(library, System.getProperty("os.name", ""), Runtime.getSystemRuntime().addressSize());
+    }
+
+    /**
+     * FOPEN_NOFLUSH is a Linux kernel flag, and {@link NoFlushReplies} reads 64-bit structures:
+     * elsewhere (macFUSE, WinFsp, a 32-bit JVM) every close keeps its FLUSH.
+     */
+    static Optional<LibFuseChannels> channels(String library, String osName, int addressSize) {
+        if (!osName.startsWith("Linux") || addressSize != 8) {
             return Optional.empty();
         }
         try {

@@ -74,7 +74,7 @@ final class NoFlushReplies {
         ops.putAddress(2L * word, 0L); // no destroy: the descriptor is libfuse's channel's, closed by its teardown
         channel = lib.fuse_chan_new(ops, fd, bufferSize, null);
         if (channel == null) {
-            throw new OutOfMemoryError("libfuse could not make a channel");
+            throw new IllegalStateException("libfuse could not make a channel (out of memory)");
         }
     }
 

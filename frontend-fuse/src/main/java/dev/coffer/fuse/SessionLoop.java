@@ -32,10 +32,13 @@ final class SessionLoop {
     private static final Logger LOG = LoggerFactory.getLogger(SessionLoop.class);
     /** sizeof(struct fuse_buf) on 64-bit Linux: size_t size, int flags, void *mem, int fd, off_t pos. */
     private static final int FUSE_BUF_STRUCT = 40;
+    /** FUSE_BUF_IS_FD in {@code fuse_buf.flags}: the request is in a pipe, not in the buffer's memory. */
+    private static final int FUSE_BUF_IS_FD = 1 << 1;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
 
     private final LibFuseSession lib;
+    private final LibC libc;
     private final Pointer session;
     private final Pointer channel;
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
@@ -51,13 +54,23 @@ final class SessionLoop {
 
     SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, Runnable onEnd) {
         this.lib = natives.fuse;
+        this.libc = natives.libc;
         this.session = session;
         this.channel = lib.fuse_session_next_chan(session, null);
         this.bufferSize = lib.fuse_chan_bufsize(channel);
-        this.noFlushReplies = natives.channels
-                .map(channels -> new NoFlushReplies(channels, natives.libc, channel, bufferSize)).orElse(null);
+        this.noFlushReplies = natives.channels.map(this::noFlushReplies).orElse(null);
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
+    }
+
+    /** The second channel, or null if it cannot be made: the mount then serves every close's FLUSH. */
+    private NoFlushReplies noFlushReplies(LibFuseChannels channels) {
+        try {
+            return new NoFlushReplies(channels, libc, channel, bufferSize);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("no FOPEN_NOFLUSH channel: {}", e.getClass().getName());
+            return null;
+        }
     }
 
     void start() {
@@ -113,8 +126,9 @@ final class SessionLoop {
                 }
                 busy();
                 Pointer received = channelRef.getPointer(0);
-                lib.fuse_session_process_buf(session, buf,
-                        noFlushReplies == null ? received : noFlushReplies.channelFor(memory, res, received));
+                boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
+                lib.fuse_session_process_buf(session, buf, noFlushReplies == null || !inMemory
+                        ? received : noFlushReplies.channelFor(memory, res, received));
                 synchronized (lock) {
                     idle++;
                 }

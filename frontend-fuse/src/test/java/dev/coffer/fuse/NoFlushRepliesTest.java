@@ -76,6 +76,23 @@ class NoFlushRepliesTest {
         assertThat(libc.written).containsExactly(bytes(header, 16));
     }
 
+    @Test
+    void aFailedWriteIsMinusErrnoForLibfuse() {
+        libc.fail = 2; // ENOENT: the open was interrupted; libfuse then releases the handle itself
+        Pointer header = outHeader(32, 0, 79);
+        Pointer open = Memory.allocateDirect(RUNTIME, 16);
+        assertThat(replies.send(channels.made, iov(header, 16, open, 16), 2)).isEqualTo(-2);
+    }
+
+    @Test
+    void isBoundOnlyOn64BitLinuxWithALibfuseThatHasTheChannelFunctions() {
+        assertThat(NativeFuse.channels("libfuse.so.2", "Linux", 8)).isPresent();
+        assertThat(NativeFuse.channels("libfuse.so.2", "Mac OS X", 8)).isEmpty();
+        assertThat(NativeFuse.channels("libfuse.so.2", "Windows 11", 8)).isEmpty();
+        assertThat(NativeFuse.channels("libfuse.so.2", "Linux", 4)).isEmpty();
+        assertThat(NativeFuse.channels("libno-such-fuse.so.2", "Linux", 8)).isEmpty();
+    }
+
     private static Pointer request(int opcode, int flags) {
         Pointer p = Memory.allocateDirect(RUNTIME, 48);
         p.putInt(0, 48);
@@ -139,6 +156,7 @@ class NoFlushRepliesTest {
     private static final class RecordingLibC implements LibC {
         final List<byte[]> written = new ArrayList<>();
         int fd = -1;
+        int fail; // an errno to fail every writev with, or 0
 
         @Override
         public int getuid() {
@@ -153,6 +171,10 @@ class NoFlushRepliesTest {
         @Override
         public long writev(int fd, Pointer iov, int count) {
             this.fd = fd;
+            if (fail != 0) {
+                jnr.ffi.LastError.setLastError(RUNTIME, fail);
+                return -1;
+            }
             long total = 0;
             for (int i = 0; i < count; i++) {
                 int len = (int) iov.getLong(16L * i + 8);
