@@ -20,7 +20,7 @@ final class NativeFuse {
     private static final String SERVE_HINT = " Or use `coffer serve`, which serves the vault over WebDAV without FUSE.";
 
     final LibFuseSession fuse;
-    /** libfuse's channel functions, for {@link NoFlushReplies}: only on Linux, and only if the library has them. */
+    /** libfuse's channel functions, for {@link NoFlushReplies}: only on 64-bit Linux, and only if the library has them. */
     final Optional<LibFuseChannels> channels;
     final LibC libc;
     final Path fusermount;
