@@ -76,10 +76,11 @@ final class FileOps {
         changes.begin();
         try {
             Path p = backing.resolve(path);
-            if (!writable) {
+            if (writable) {
+                options.add(StandardOpenOption.TRUNCATE_EXISTING);
+            } else {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
-            options.add(StandardOpenOption.TRUNCATE_EXISTING); // ignored by a channel opened for reading only
             return handles.add(FileChannel.open(p, options), writable);
         } finally {
             changes.end();

@@ -33,6 +33,17 @@ final class Mounts {
         return m;
     }
 
+    /**
+     * Waits (up to 10 s) until {@code adapter} holds no open handle: the kernel sends a close's
+     * release after the program has moved on, on its own time. The caller asserts the outcome.
+     */
+    static void awaitReleased(FuseAdapter adapter) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (adapter.openHandles() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
     /** Unmounts everything this helper mounted; fails if anything stays mounted. */
     void close() throws IOException, InterruptedException {
         List<String> leftovers = new ArrayList<>();

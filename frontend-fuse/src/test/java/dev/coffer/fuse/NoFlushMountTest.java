@@ -125,10 +125,7 @@ class NoFlushMountTest {
         }
         assertThat(adapter.flushes.get() - before).as("FLUSH requests for 5,120 read-only closes").isZero();
         // Release is now the only request a close sends: every handle must still be given back.
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (adapter.openHandles() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Mounts.awaitReleased(adapter);
         assertThat(adapter.openHandles()).as("handles left open after every file was closed").isZero();
     }
 

@@ -56,11 +56,7 @@ class StreamingReadMountTest {
         assertThat(sumA.get(120, TimeUnit.SECONDS)).startsWith(a);
         assertThat(sumB.get(120, TimeUnit.SECONDS)).startsWith(b);
         assertThat(adapter.streamedReads()).isGreaterThan(100);
-        // The kernel sends the releases after the programs have ended, on its own time.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (adapter.openHandles() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Mounts.awaitReleased(adapter);
         assertThat(adapter.openHandles()).as("every handle released, its stream with it").isZero();
     }
 
