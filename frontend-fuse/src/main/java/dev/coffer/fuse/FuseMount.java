@@ -128,6 +128,9 @@ public final class FuseMount implements AutoCloseable {
             if (MountTable.isMounted(mountPoint.folder())) {
                 fusermount.unmount(mountPoint.folder(), true);
             }
+            // Detached, the folder is a plain local one until the last file closes: a program writing
+            // by path would put cleartext on the disk there. A folder Coffer created goes now, so it fails.
+            mountPoint.removeCreated();
             awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
             return;
         }

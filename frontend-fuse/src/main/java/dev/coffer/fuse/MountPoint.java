@@ -94,11 +94,21 @@ final class MountPoint {
         return !created.isEmpty();
     }
 
-    /** Removes the folders {@link #prepare} created, innermost first; a folder that is not empty stays. */
+    /**
+     * Removes the folders {@link #prepare} created, innermost first; a folder that is not empty stays,
+     * and so does one still mounted on (EBUSY). Safe to call more than once.
+     */
     void removeCreated() {
         for (int i = created.size() - 1; i >= 0; i--) {
             try {
                 Files.deleteIfExists(created.get(i));
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                if (i == created.size() - 1) {
+                    // Only after a forced unmount: something wrote there by path while files were still open.
+                    LOG.warn("the mount point {} that Coffer created is not empty after the unmount; what was "
+                            + "written there is NOT encrypted, so move it into the vault or delete it", folder);
+                }
+                return;
             } catch (IOException e) {
                 LOG.debug("could not remove a mount point folder that Coffer created ({})", e.getClass().getName());
                 return;

@@ -96,6 +96,10 @@ class MountLifecycleTest {
         FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ);
         m.unmount(true);
         assertThat(MountTable.isMounted(m.mountPoint())).as("detached").isFalse();
+        assertThat(Files.exists(m.mountPoint())).as("the mount point Coffer created is removed at once").isFalse();
+        assertThatThrownBy(() -> Files.writeString(m.mountPoint().resolve("late.txt"), "cleartext"))
+                .as("a program writing by path fails instead of writing cleartext to the local disk")
+                .isInstanceOf(java.nio.file.NoSuchFileException.class);
         assertThat(open.size()).as("the open file is still served").isEqualTo(7);
         open.close();
         assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).isTrue();
