@@ -40,7 +40,7 @@ final class AttributeReader {
             case FILE -> {
                 Path payload = e.payload();
                 BasicFileAttributes ct = payloadAttributes(l, payload);
-                OpenFile open = openFiles.get(payload);
+                OpenFile open = openFiles.get(payload, ct.fileKey());
                 long size = open != null ? open.size() : Math.max(0, layout.cleartextSize(ct.size()));
                 return new CofferAttributes(CofferAttributes.Kind.FILE, size, ct, posixOrNull(ct));
             }

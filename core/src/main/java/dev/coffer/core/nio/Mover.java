@@ -50,15 +50,13 @@ final class Mover {
         boolean replace = Arrays.asList(options).contains(StandardCopyOption.REPLACE_EXISTING);
         Slot to = writer.writableSlot(new Located(dst.path(), dst.parent(), dst.slot(), null));
         Entry existing = dst.entry();
+        boolean fileOverFile = false;
         if (existing != null) {
             if (!replace) {
                 throw new FileAlreadyExistsException(dst.display());
             }
-            boolean fileOverFile = existing.type() == EntryType.FILE && e.type() == EntryType.FILE;
-            if (fileOverFile) {
-                // Channels on the replaced file keep it (POSIX); new opens of this path must not join it.
-                openFiles.deleted(existing.payload());
-            } else {
+            fileOverFile = existing.type() == EntryType.FILE && e.type() == EntryType.FILE;
+            if (!fileOverFile) {
                 deleteReplaced(dst);
             }
         }
@@ -66,6 +64,12 @@ final class Mover {
             atomicRename(e.entryPath(), to.entryPath(), existing != null);
         } else {
             rebuild(e, to, dst);
+        }
+        if (fileOverFile) {
+            // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
+            // after the rename: had it failed, the file would still be there with channels open on it, and
+            // forgetting it would give a later open a second OpenFile (its own caches) on the same file.
+            openFiles.deleted(existing.payload());
         }
         afterMove(e, to, src, dst);
     }

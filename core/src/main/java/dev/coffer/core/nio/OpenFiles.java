@@ -4,8 +4,12 @@ import dev.coffer.core.content.ContentKeys;
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +20,14 @@ import java.util.Set;
  * The registry of open files, keyed by ciphertext payload path: one {@link OpenFile} per file, shared
  * by all its channels and closed with the last one. Follows renames so that later opens of the new
  * path find the same object. Thread-safe (one monitor; each call is short).
+ *
+ * <p>A sync client may replace or delete a ciphertext file while it is open here. Each open file
+ * remembers the identity of the ciphertext file it has ({@link BasicFileAttributes#fileKey()}, the
+ * inode on Linux and macOS); a later open of the path joins it only if the path still holds that file,
+ * and a stat reports its size only then. Otherwise the path gets an open file of its own, as after a
+ * delete: the channels still open keep the old file (POSIX), and what is written through the new one
+ * lands in the file the path now names instead of an orphaned one. Stores without file keys (Windows)
+ * cannot tell and join as before.
  */
 final class OpenFiles {
     private final ContentKeys keys;
@@ -29,23 +41,42 @@ final class OpenFiles {
     /** A ref-counted open file. */
     static final class Handle {
         final OpenFile file;
+        /** The identity of the ciphertext file its channel has; null where the store gives none. */
+        final Object fileKey;
         Path ciphertextPath;
         int refs;
 
-        Handle(OpenFile file, Path ciphertextPath) {
+        Handle(OpenFile file, Object fileKey, Path ciphertextPath) {
             this.file = file;
+            this.fileKey = fileKey;
             this.ciphertextPath = ciphertextPath;
+        }
+
+        /** False if {@code currentKey} (the path's file now; null: none there) shows another file than this one's. */
+        boolean holds(Object currentKey) {
+            return fileKey == null || fileKey.equals(currentKey);
         }
     }
 
-    /** Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel when first opened. */
-    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate)
-            throws IOException {
+    /**
+     * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
+     * when first opened.
+     *
+     * @param knownKey the file key of {@code ciphertextPath} as the lookup just read it, or null (then
+     *                 it is read after the channel is open)
+     */
+    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
+            Object knownKey) throws IOException {
         Handle h = byPath.get(ciphertextPath);
+        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
+            byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
+            h = null;
+        }
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options);
             try {
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), ciphertextPath);
+                Object key = knownKey != null ? knownKey : fileKeyOrNull(ciphertextPath);
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), key, ciphertextPath);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
@@ -56,6 +87,15 @@ final class OpenFiles {
         }
         h.refs++;
         return h;
+    }
+
+    /** The file key of what {@code ciphertextPath} names now, or null if nothing (or the store gives none). */
+    private static Object fileKeyOrNull(Path ciphertextPath) throws IOException {
+        try {
+            return Files.readAttributes(ciphertextPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
     }
 
     synchronized void register(CleartextFileChannel channel) {
@@ -77,6 +117,15 @@ final class OpenFiles {
     synchronized OpenFile get(Path ciphertextPath) {
         Handle h = byPath.get(ciphertextPath);
         return h == null ? null : h.file;
+    }
+
+    /**
+     * As {@link #get(Path)}, but null unless the open file is still the one the path names, given the
+     * path's file key as a stat just read it ({@code currentKey}).
+     */
+    synchronized OpenFile get(Path ciphertextPath, Object currentKey) {
+        Handle h = byPath.get(ciphertextPath);
+        return h == null || !h.holds(currentKey) ? null : h.file;
     }
 
     /** After a rename of the payload: later opens of {@code to} join the same file. */
