@@ -59,6 +59,44 @@ class DeferredEnospcMountTest {
         }
     }
 
+    /**
+     * Another program opening the file for writing and closing it (as {@code touch} does) collects the
+     * failure first; the program whose append was lost must still hear of it at its own close.
+     */
+    @Test
+    @Timeout(120)
+    void theWriterHearsOfItsLostAppendAlthoughAnotherProgramClosedTheFileFirst() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(7).nextBytes(first);
+        new Random(8).nextBytes(batch);
+        try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("small"), 8)) {
+            Path vaultDir = tmpfs.dir().resolve("vault");
+            Mounts mounts = new Mounts();
+            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
+                try {
+                    Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
+                    leaveFree(tmpfs.dir().resolve("ballast.bin"), 64 * 1024);
+
+                    FileChannel writer = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    writer.write(ByteBuffer.wrap(first));
+                    assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+                    FileChannel other = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
+                    assertThatThrownBy(other::close).as("open while the append failed: told as well")
+                            .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+                    assertThatThrownBy(writer::close).as("the writer whose data was lost")
+                            .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+                    assertThat(Files.readAllBytes(mnt.resolve("f.bin"))).isEqualTo(first);
+
+                    FileChannel later = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
+                    later.close(); // opened after both were told: nothing left to report
+                } finally {
+                    mounts.close();
+                }
+            }
+        }
+    }
+
     /** Fills the tmpfs with {@code ballast}, then gives back {@code bytes}. */
     private static void leaveFree(Path ballast, int bytes) throws IOException {
         byte[] chunk = new byte[MIB];

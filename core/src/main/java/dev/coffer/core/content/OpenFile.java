@@ -39,7 +39,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * Every other operation (read, write, truncate, force, close) first waits for it, so reads always
  * see it. If it failed (a full disk), the file is cut back to what it was before that write, and the
  * error is thrown by that next operation, which itself does nothing; {@code force}, {@code close}
- * and a zero-length write report it too, so a caller that checks them never misses it.
+ * and a zero-length write report it too, so a caller that checks them never misses it. That next
+ * operation may come from another channel of the file than the one that wrote: so each undone
+ * failure is also counted ({@link #undoneFailures}), and every channel reports the ones after those
+ * it has seen at its own flush points (like the kernel's errseq for a failed writeback).
  */
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
@@ -61,6 +64,10 @@ public final class OpenFile implements java.io.Closeable {
     private final ReentrantReadWriteLock rwLock = new ReentrantReadWriteLock();
     /** The failure of a write that ran behind, undone by a reader's wait and not yet thrown to a writer. */
     private IOException undoneWriteFailure;
+    /** The latest failure of a write that ran behind and was undone; written before the count. */
+    private volatile IOException lastUndoneFailure;
+    /** How many writes that ran behind have failed and been undone since the file was opened. */
+    private volatile long undoneFailures;
     private final Lock lock = rwLock.writeLock();
     private final Lock readLock = rwLock.readLock();
     private final UnitBuffers buffers;
@@ -504,8 +511,20 @@ public final class OpenFile implements java.io.Closeable {
                 } else {
                     undoneWriteFailure.addSuppressed(e);
                 }
+                lastUndoneFailure = e;
+                undoneFailures++; // under the file's lock: one writer
             }
         }
+    }
+
+    /** How many writes that ran behind have failed and been undone so far (a channel's starting point). */
+    public long undoneFailures() {
+        return undoneFailures;
+    }
+
+    /** The latest undone write failure if more than {@code seen} writes have failed and been undone, else null. */
+    public IOException undoneFailureAfter(long seen) {
+        return undoneFailures > seen ? lastUndoneFailure : null;
     }
 
     /** Takes the outcome of a write that has run or is running; after a failure, forgets it and throws. */

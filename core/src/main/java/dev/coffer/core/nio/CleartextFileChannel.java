@@ -14,6 +14,12 @@ import java.nio.channels.WritableByteChannel;
 /**
  * A {@link FileChannel} on a cleartext file: its own position, mode and append flag over the
  * shared {@link OpenFile}. Memory mapping is not supported (the content is encrypted).
+ *
+ * <p>A write that the file ran behind and that failed (a full disk) is undone and thrown by the
+ * file's next change, whichever channel makes it. So that the program whose data was lost hears of
+ * it too, a writable channel also reports every such failure it has not seen yet at its flush
+ * points (a zero-length write, which is FUSE's flush at each close; {@code force}; {@code close}),
+ * once; a failure thrown to it by any call counts as seen.
  */
 final class CleartextFileChannel extends FileChannel {
     private static final int TRANSFER_CHUNK = 128 * 1024;
@@ -25,6 +31,8 @@ final class CleartextFileChannel extends FileChannel {
     private final boolean writable;
     private final boolean append;
     private long position;
+    /** The file's count of undone write failures this channel has reported (or had thrown at it). */
+    private volatile long failuresSeen;
 
     CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append) {
         this.registry = registry;
@@ -33,7 +41,23 @@ final class CleartextFileChannel extends FileChannel {
         this.readable = readable;
         this.writable = writable;
         this.append = append;
+        this.failuresSeen = file.undoneFailures();
         registry.register(this);
+    }
+
+    /** After a call threw: whatever failure the file had undone so far has reached this channel's caller. */
+    private IOException seen(IOException e) {
+        failuresSeen = file.undoneFailures();
+        return e;
+    }
+
+    /** At a flush point of a writable channel: throws the latest undone write failure it has not seen. */
+    private void reportUndoneFailures() throws IOException {
+        IOException failure = writable ? file.undoneFailureAfter(failuresSeen) : null;
+        if (failure != null) {
+            failuresSeen = file.undoneFailures();
+            throw failure;
+        }
     }
 
     @Override
@@ -81,7 +105,11 @@ final class CleartextFileChannel extends FileChannel {
                 throw new NonWritableChannelException();
             }
             int n = src.remaining();
-            position = file.append(src) + n;
+            try {
+                position = file.append(src) + n;
+            } catch (IOException e) {
+                throw seen(e);
+            }
             return n;
         }
         int n = write(src, position);
@@ -107,7 +135,16 @@ final class CleartextFileChannel extends FileChannel {
         if (pos < 0) {
             throw new IllegalArgumentException("negative position");
         }
-        return file.write(src, pos);
+        int n;
+        try {
+            n = file.write(src, pos);
+        } catch (IOException e) {
+            throw seen(e);
+        }
+        if (n == 0) {
+            reportUndoneFailures(); // a zero-length write is how a frontend collects them (FUSE's flush)
+        }
+        return n;
     }
 
     @Override
@@ -143,7 +180,11 @@ final class CleartextFileChannel extends FileChannel {
             throw new NonWritableChannelException();
         }
         if (size < file.size()) {
-            file.setSize(size);
+            try {
+                file.setSize(size);
+            } catch (IOException e) {
+                throw seen(e);
+            }
         }
         if (position > size) {
             position = size;
@@ -154,7 +195,12 @@ final class CleartextFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
-        file.force(metaData);
+        try {
+            file.force(metaData);
+        } catch (IOException e) {
+            throw seen(e);
+        }
+        reportUndoneFailures();
     }
 
     @Override
@@ -213,7 +259,12 @@ final class CleartextFileChannel extends FileChannel {
 
     @Override
     protected void implCloseChannel() throws IOException {
-        registry.release(handle, this);
+        try {
+            registry.release(handle, this);
+        } catch (IOException e) {
+            throw seen(e);
+        }
+        reportUndoneFailures();
     }
 
     private void ensureOpen() throws IOException {
