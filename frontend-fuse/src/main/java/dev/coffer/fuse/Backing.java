@@ -9,6 +9,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tree a mount serves: any {@link Path} (the vault's root, a plain folder, a Jimfs folder) and
@@ -39,6 +41,14 @@ final class Backing {
     private final long uid;
     private final long gid;
     private volatile boolean unlinkedFolderReady;
+    /**
+     * Kept names whose file went back to its own name (kept name to kernel path): libfuse had moved an
+     * open file out of the way of a rename over it, the rename failed, and libfuse still calls the file
+     * by the kept name, also after its last close, for as long as the kernel remembers the name's old
+     * node (the entry timeout). Kept for the session: one entry per such failed rename, and libfuse
+     * never makes the same kept name twice.
+     */
+    private final Map<String, String> restored = new ConcurrentHashMap<>();
 
     /**
      * @param root the folder to serve
@@ -88,7 +98,8 @@ final class Backing {
         }
         String name = relative.substring(relative.lastIndexOf('/') + 1);
         if (name.startsWith(HIDDEN_PREFIX)) {
-            return root.resolve(UNLINKED).resolve(name);
+            String back = restored.get(name);
+            return back != null ? resolve(back) : root.resolve(UNLINKED).resolve(name);
         }
         // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
         return rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
@@ -97,6 +108,23 @@ final class Backing {
     /** True for the kernel's path of a file that libfuse keeps because it was unlinked while open. */
     static boolean isHidden(String fusePath) {
         return fusePath.substring(fusePath.lastIndexOf('/') + 1).startsWith(HIDDEN_PREFIX);
+    }
+
+    /** The file libfuse keeps under {@code keptPath} is back at {@code fusePath}: serve the kept name from there. */
+    void restored(String keptPath, String fusePath) {
+        restored.put(lastName(keptPath), fusePath);
+    }
+
+    /**
+     * True if {@code keptPath}'s file went back under its own name: libfuse's delete of the kept name at
+     * the last close must not touch it.
+     */
+    boolean isRestored(String keptPath) {
+        return restored.containsKey(lastName(keptPath));
+    }
+
+    private static String lastName(String fusePath) {
+        return fusePath.substring(fusePath.lastIndexOf('/') + 1);
     }
 
     /** True for the reserved folder's entry in the root listing. */

@@ -69,6 +69,11 @@ public class FuseAdapter extends FuseStubFS {
         return fuseOperations;
     }
 
+    /** Called by the session loop before each request it processes on the calling thread. */
+    void requestStarts() {
+        tree.requestStarts();
+    }
+
     /** Completes when the kernel has started the session (libfuse's init callback). */
     CompletableFuture<Void> initialised() {
         return initialised;

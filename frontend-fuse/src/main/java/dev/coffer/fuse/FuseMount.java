@@ -46,7 +46,8 @@ public final class FuseMount implements AutoCloseable {
         this.fuse = fuse;
         this.mountPointString = mountPointString;
         this.readOnly = options.readOnly();
-        this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), this::teardown);
+        this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), adapter::requestStarts,
+                this::teardown);
     }
 
     /**

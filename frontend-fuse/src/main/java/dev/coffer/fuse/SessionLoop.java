@@ -45,6 +45,7 @@ final class SessionLoop {
     private final long bufferSize;
     private final int maxWorkers;
     private final Runnable onEnd;
+    private final Runnable beforeEachRequest;
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private final AtomicInteger started = new AtomicInteger();
     private final Object lock = new Object();
@@ -52,7 +53,11 @@ final class SessionLoop {
     private int idle;
     private volatile int error;
 
-    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, Runnable onEnd) {
+    /**
+     * @param beforeEachRequest run on the worker before it processes each request (the adapter keeps
+     *                          what one request's several calls share in thread-locals)
+     */
+    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, Runnable beforeEachRequest, Runnable onEnd) {
         this.lib = natives.fuse;
         this.libc = natives.libc;
         this.session = session;
@@ -61,6 +66,7 @@ final class SessionLoop {
         this.noFlushReplies = natives.channels.map(this::noFlushReplies).orElse(null);
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
+        this.beforeEachRequest = beforeEachRequest;
     }
 
     /** The second channel, or null if it cannot be made: the mount then serves every close's FLUSH. */
@@ -127,6 +133,7 @@ final class SessionLoop {
                 busy();
                 Pointer received = channelRef.getPointer(0);
                 boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
+                beforeEachRequest.run();
                 lib.fuse_session_process_buf(session, buf, noFlushReplies == null || !inMemory
                         ? received : noFlushReplies.channelFor(memory, res, received));
                 synchronized (lock) {

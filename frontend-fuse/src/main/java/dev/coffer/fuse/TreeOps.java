@@ -39,6 +39,11 @@ final class TreeOps {
     private final Object unlinkedLock = new Object();
     /** A rename can put another file's bytes under a name that is open and streaming. */
     private final ContentChanges changes;
+    /** The open file libfuse moved out of the way in the request this thread is processing, or null. */
+    private final ThreadLocal<Kept> keptThisRequest = new ThreadLocal<>();
+
+    /** An open file libfuse moved to a kept name: before a rename over it, or instead of an unlink. */
+    private record Kept(String original, String keptPath) {}
 
     TreeOps(Backing backing, NameForm names, ContentChanges changes) {
         this.backing = backing;
@@ -101,7 +106,17 @@ final class TreeOps {
         Files.delete(p);
     }
 
+    /** A new request begins on this thread (libfuse may call several operations for one request). */
+    void requestStarts() {
+        if (keptThisRequest.get() != null) {
+            keptThisRequest.remove();
+        }
+    }
+
     void unlink(String path) throws IOException {
+        if (Backing.isHidden(path) && backing.isRestored(path)) {
+            return; // libfuse's delete of a kept name whose file went back under its own name: it stays
+        }
         // No type check of our own: the kernel sends unlink only for what its lookup found not to be
         // a folder (it answers EISDIR itself), and the check cost a stat per file of rm -rf. Should
         // the name have become a folder since (a sync client), only an empty one is deleted.
@@ -112,28 +127,59 @@ final class TreeOps {
         }
     }
 
-    /** rename(2): replaces an existing target of a compatible type, atomically where the backing can. */
+    /**
+     * rename(2): replaces an existing target of a compatible type, atomically where the backing can.
+     *
+     * <p>Renaming over an open file, libfuse first moves that file to a kept name ({@code .fuse_hidden…})
+     * and then asks for the rename. So the rename checks its types against the kept file, and if it
+     * fails, puts the kept file back: a failed rename(2) changes nothing, whereas libfuse would delete
+     * the kept file at its last close.
+     */
     void rename(String from, String to) throws IOException {
         changes.begin();
         try {
             if (Backing.isHidden(to)) {
                 synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
                     backing.ensureUnlinkedFolder();
-                    move(from, to);
+                    move(from, to, null);
                 }
+                keptThisRequest.set(new Kept(from, to));
             } else {
-                move(from, to);
+                Kept kept = keptThisRequest.get();
+                if (kept != null && kept.original().equals(to)) {
+                    keptThisRequest.remove();
+                    renameOverKept(from, kept);
+                } else {
+                    move(from, to, null);
+                }
             }
         } finally {
             changes.end();
         }
     }
 
-    private void move(String from, String to) throws IOException {
+    private void renameOverKept(String from, Kept kept) throws IOException {
+        try {
+            move(from, kept.original(), existing(backing.resolve(kept.keptPath())));
+        } catch (IOException | RuntimeException e) {
+            try {
+                synchronized (unlinkedLock) {
+                    move(kept.keptPath(), kept.original(), null);
+                }
+                backing.restored(kept.keptPath(), kept.original());
+            } catch (IOException | RuntimeException restore) {
+                e.addSuppressed(restore);
+            }
+            throw e;
+        }
+    }
+
+    /** Moves {@code from} to {@code to}; {@code replaced} is the target's attributes if it was moved away just before. */
+    private void move(String from, String to, BasicFileAttributes replaced) throws IOException {
         Path source = backing.resolve(from);
         Path target = backing.resolve(to);
         BasicFileAttributes s = backing.attributes(source);
-        BasicFileAttributes t = existing(target);
+        BasicFileAttributes t = replaced != null ? replaced : existing(target);
         if (t != null) {
             if (s.isDirectory() && !t.isDirectory()) {
                 throw new NotDirectoryException(to);
