@@ -105,6 +105,18 @@ final class Backing {
         return rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
     }
 
+    /**
+     * As {@link #resolve}, for a new entry a program creates: EPERM for a kept name. libfuse only ever
+     * renames to kept names, so a program creating one (a copy of another FUSE file system's leftovers)
+     * would otherwise put its file in the reserved folder, out of sight and deleted at the next mount.
+     */
+    Path resolveNew(String fusePath) throws IOException {
+        if (isHidden(fusePath)) {
+            throw new java.nio.file.FileSystemException(fusePath, null, "Operation not permitted");
+        }
+        return resolve(fusePath);
+    }
+
     /** True for the kernel's path of a file that libfuse keeps because it was unlinked while open. */
     static boolean isHidden(String fusePath) {
         return fusePath.substring(fusePath.lastIndexOf('/') + 1).startsWith(HIDDEN_PREFIX);

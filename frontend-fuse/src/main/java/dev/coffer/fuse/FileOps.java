@@ -95,7 +95,7 @@ final class FileOps {
         if ((flags & O_TRUNC) != 0) {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
-        Path p = backing.resolve(path);
+        Path p = backing.resolveNew(path);
         FileChannel ch;
         changes.begin();
         try {

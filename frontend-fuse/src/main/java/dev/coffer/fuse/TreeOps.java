@@ -73,7 +73,7 @@ final class TreeOps {
     }
 
     void mkdir(String path, long mode) throws IOException {
-        Path p = backing.resolve(path);
+        Path p = backing.resolveNew(path);
         Files.createDirectory(p);
         AttributeOps.applyMode(backing, p, mode);
     }
@@ -196,7 +196,7 @@ final class TreeOps {
     }
 
     void symlink(String target, String linkPath) throws IOException {
-        Files.createSymbolicLink(backing.resolve(linkPath), backing.fileSystem().getPath(target));
+        Files.createSymbolicLink(backing.resolveNew(linkPath), backing.fileSystem().getPath(target));
     }
 
     /** Copies the link's target, NUL-terminated and cut to {@code size} bytes as readlink(2) callers expect. */
@@ -215,7 +215,7 @@ final class TreeOps {
         if ((mode & S_IFMT) != S_IFREG) {
             throw new FileSystemException(path, null, "Operation not permitted");
         }
-        Path p = backing.resolve(path);
+        Path p = backing.resolveNew(path);
         Files.newByteChannel(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
         AttributeOps.applyMode(backing, p, mode);
     }

@@ -105,6 +105,24 @@ class RenameOverOpenFileTest {
         assertThat(Files.readString(file)).isEqualTo("a new file under the old name");
     }
 
+    /**
+     * Kept names are libfuse's (it only renames to them): a program creating one, as a copy of another
+     * FUSE file system's leftovers would, is refused rather than given a file out of sight that the
+     * next mount deletes.
+     */
+    @Test
+    void aProgramCannotCreateAKeptName() throws Exception {
+        String kept = ".fuse_hidden0000000a00000001";
+        assertThatThrownBy(() -> Files.writeString(vm.mnt.resolve(kept), "leftover"))
+                .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
+        assertThatThrownBy(() -> Files.createDirectory(vm.mnt.resolve(kept)))
+                .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
+        assertThatThrownBy(() -> Files.createSymbolicLink(vm.mnt.resolve(kept), Path.of("target")))
+                .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
+        assertThat(names()).isEmpty();
+        assertThat(Files.exists(vm.fs.getPath("/" + Backing.UNLINKED))).as("nothing went to the reserved folder").isFalse();
+    }
+
     /** Fills the file system of {@code ballast} to the last byte. */
     private static void fill(Path ballast) throws IOException {
         byte[] chunk = new byte[1 << 20];
