@@ -51,12 +51,16 @@ final class CleartextFileChannel extends FileChannel {
         return e;
     }
 
-    /** At a flush point of a writable channel: throws the latest undone write failure it has not seen. */
+    /**
+     * At a flush point of a writable channel: throws the latest undone write failure it has not seen,
+     * as an exception of its own (several channels may report the same failure: one object thrown
+     * twice would make try-with-resources suppress it into itself).
+     */
     private void reportUndoneFailures() throws IOException {
         IOException failure = writable ? file.undoneFailureAfter(failuresSeen) : null;
         if (failure != null) {
             failuresSeen = file.undoneFailures();
-            throw failure;
+            throw new IOException(failure.getMessage(), failure.getCause());
         }
     }
 
@@ -109,6 +113,9 @@ final class CleartextFileChannel extends FileChannel {
                 position = file.append(src) + n;
             } catch (IOException e) {
                 throw seen(e);
+            }
+            if (n == 0) {
+                reportUndoneFailures(); // a zero-length write is a flush point, appending or not
             }
             return n;
         }

@@ -1,0 +1,89 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.testing.TmpfsMount;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An append the vault wrote behind fails on a full disk (a real 8 MiB tmpfs under the vault). Every
+ * channel that was open for writing when it failed hears of it once, at its own flush points, as an
+ * exception of its own; whichever channel the vault's next change comes from.
+ */
+class WriteBehindFailureChannelsTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyWriterOpenAtTheFailureReportsItOnceAtItsFlushPoints() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(1).nextBytes(first);
+        new Random(2).nextBytes(batch);
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/f.bin");
+            leaveFree(small.dir().resolve("ballast.bin"), 64 * 1024);
+            IOException thrown = null;
+            try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
+                    FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+                writer.write(ByteBuffer.wrap(first));
+                assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+                assertThat(reader.read(ByteBuffer.allocate(10), 0)).as("a reader waits, sees it undone, is not told").isEqualTo(10);
+                assertThatThrownBy(() -> other.write(ByteBuffer.allocate(0), 0)).as("the first flush point: the other writer")
+                        .hasMessageContaining("No space left on device");
+                assertThat(other.write(ByteBuffer.allocate(0), 0)).as("once").isZero();
+                assertThatThrownBy(() -> writer.force(false)).as("the writer whose data it was")
+                        .hasMessageContaining("No space left on device");
+                writer.force(false); // once
+                assertThat(Files.size(file)).isEqualTo(first.length);
+                // all three closed here: nothing left to report, and no exception suppressed into itself
+            } catch (IOException e) {
+                thrown = e;
+            }
+            assertThat(thrown).isNull();
+
+            Path second = fs.getPath("/g.bin");
+            try (FileChannel writer = FileChannel.open(second, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    FileChannel other = FileChannel.open(second, StandardOpenOption.WRITE);
+                    FileChannel reader = FileChannel.open(second, StandardOpenOption.READ)) {
+                writer.write(ByteBuffer.wrap(first));
+                writer.write(ByteBuffer.wrap(batch)); // behind again, fails again
+                reader.read(ByteBuffer.allocate(10), 0); // waits for it: undone, kept for the writers
+                assertThat(other.size()).isEqualTo(first.length);
+            } catch (IOException e) {
+                thrown = e; // both closes report it: two exceptions of their own, one suppressed into the other
+            }
+            assertThat(thrown).hasMessageContaining("No space left on device");
+            assertThat(thrown.getSuppressed()).hasSize(1);
+            assertThat(thrown.getSuppressed()[0]).isNotSameAs(thrown).hasMessageContaining("No space left on device");
+            assertThat(Files.size(second)).isEqualTo(first.length);
+        }
+    }
+
+    /** Fills the tmpfs with {@code ballast}, then gives back {@code bytes}. */
+    private static void leaveFree(Path ballast, int bytes) throws IOException {
+        byte[] chunk = new byte[1 << 20];
+        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try {
+                while (true) {
+                    b.write(ByteBuffer.wrap(chunk));
+                }
+            } catch (IOException full) {
+                assertThat(full).hasMessageContaining("No space left on device");
+            }
+            b.truncate(b.size() / 4096 * 4096 - bytes);
+        }
+    }
+}
