@@ -60,17 +60,23 @@ final class Mover {
                 deleteReplaced(dst);
             }
         }
-        if (!e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE)) {
-            atomicRename(e.entryPath(), to.entryPath(), existing != null);
-        } else {
-            rebuild(e, to, dst);
-        }
-        if (fileOverFile) {
-            // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
-            // after the rename: had it failed, the file would still be there with channels open on it, and
-            // forgetting it would give a later open a second OpenFile (its own caches) on the same file.
-            openFiles.deleted(existing.payload());
-        }
+        boolean replacesFile = fileOverFile;
+        openFiles.exclusively(() -> {
+            if (!e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE)) {
+                atomicRename(e.entryPath(), to.entryPath(), existing != null);
+            } else {
+                rebuild(e, to, dst);
+            }
+            if (replacesFile) {
+                // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
+                // after the rename: had it failed, the file would still be there with channels open on it, and
+                // forgetting it would give a later open a second OpenFile (its own caches) on the same file.
+                openFiles.deleted(existing.payload());
+            }
+            if (e.type() == EntryType.FILE) {
+                openFiles.moved(e.payload(), to.payload(EntryType.FILE), dst.display());
+            }
+        });
         afterMove(e, to, src, dst);
     }
 
@@ -94,9 +100,7 @@ final class Mover {
     }
 
     private void afterMove(Entry e, Slot to, Located src, Located dst) throws IOException {
-        if (e.type() == EntryType.FILE) {
-            openFiles.moved(e.payload(), to.payload(EntryType.FILE), dst.display());
-        } else if (e.type() == EntryType.DIRECTORY) {
+        if (e.type() == EntryType.DIRECTORY) {
             mapper.invalidate(src.path().nfcNames());
             mapper.invalidate(dst.path().nfcNames());
             openFiles.folderMoved(src.display(), dst.display());

@@ -68,7 +68,7 @@ final class OpenFiles {
     synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
             Object knownKey) throws IOException {
         Handle h = byPath.get(ciphertextPath);
-        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
+        if (h != null && h.fileKey != null && !h.holds(knownKey != null ? knownKey : fileKeyOrNull(ciphertextPath))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }
@@ -126,6 +126,21 @@ final class OpenFiles {
     synchronized OpenFile get(Path ciphertextPath, Object currentKey) {
         Handle h = byPath.get(ciphertextPath);
         return h == null || !h.holds(currentKey) ? null : h.file;
+    }
+
+    /**
+     * Runs {@code change} (a rename and the registry's updates for it) while no open can join or
+     * register a file: an open between the rename and the updates would otherwise register a second
+     * open file for the same ciphertext file, beside the one the updates move there.
+     */
+    synchronized void exclusively(IoAction change) throws IOException {
+        change.run();
+    }
+
+    /** A change of the store and of this registry, run by {@link #exclusively}. */
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
     }
 
     /** After a rename of the payload: later opens of {@code to} join the same file. */
