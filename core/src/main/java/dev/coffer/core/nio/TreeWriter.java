@@ -68,7 +68,17 @@ final class TreeWriter {
             throw new FileAlreadyExistsException(l.display());
         }
         if (slot.shortened()) {
-            AtomicFiles.write(slot.entryPath().resolve(LongNames.NAME_FILE), slot.c9rName().getBytes(StandardCharsets.US_ASCII));
+            try {
+                AtomicFiles.write(slot.entryPath().resolve(LongNames.NAME_FILE), slot.c9rName().getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException | RuntimeException e) {
+                // An entry folder without its name file would take the name (EEXIST) while no lookup finds it.
+                try {
+                    Files.deleteIfExists(slot.entryPath());
+                } catch (IOException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                throw e;
+            }
         }
     }
 
