@@ -47,8 +47,11 @@ final class AttributeOps {
     }
 
     void getattr(String path, FileStat stat) throws IOException {
-        if (Backing.isHidden(path) && !backing.unlinkedFolderReady()) {
-            throw new NoSuchFileException(path); // libfuse looking for a free name to keep an unlinked file under
+        if (KeptNames.isKept(path)) {
+            backing.kept().lookedUp(path); // libfuse looks for a free kept name before it moves a file there
+            if (!backing.unlinkedFolderReady()) {
+                throw new NoSuchFileException(path); // none can exist yet (and no lookup may race the folder's creation)
+            }
         }
         Path p = backing.resolve(path);
         StatFiller.fill(stat, backing.attributes(p), p, backing);

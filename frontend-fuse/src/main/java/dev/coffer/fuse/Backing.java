@@ -9,13 +9,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tree a mount serves: any {@link Path} (the vault's root, a plain folder, a Jimfs folder) and
  * the facts about it that every operation needs. Turns the kernel's absolute paths ({@code /},
- * {@code /a/b}) into paths under the root. Immutable.
+ * {@code /a/b}) into paths under the root. Thread-safe.
  *
  * <p>Files unlinked while open: libfuse keeps them by renaming them to {@code .fuse_hiddenNNNN} in
  * their folder until the last handle closes, so that fstat and I/O on them keep working. Any path
@@ -32,7 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Backing {
     /** The reserved folder under the root that holds files unlinked while open. */
     static final String UNLINKED = ".coffer-unlinked";
-    private static final String HIDDEN_PREFIX = ".fuse_hidden";
 
     private final Path root;
     /** True if the root is a file system's {@code /} (a vault's root): kernel paths then parse as they are. */
@@ -41,14 +38,7 @@ final class Backing {
     private final long uid;
     private final long gid;
     private volatile boolean unlinkedFolderReady;
-    /**
-     * Kept names whose file went back to its own name (kept name to kernel path): libfuse had moved an
-     * open file out of the way of a rename over it, the rename failed, and libfuse still calls the file
-     * by the kept name, also after its last close, for as long as the kernel remembers the name's old
-     * node (the entry timeout). Kept for the session: one entry per such failed rename, and libfuse
-     * never makes the same kept name twice.
-     */
-    private final Map<String, String> restored = new ConcurrentHashMap<>();
+    private final KeptNames kept = new KeptNames();
 
     /**
      * @param root the folder to serve
@@ -97,9 +87,17 @@ final class Backing {
             throw new AccessDeniedException(fusePath, null, "reserved for files unlinked while open");
         }
         String name = relative.substring(relative.lastIndexOf('/') + 1);
-        if (name.startsWith(HIDDEN_PREFIX)) {
-            String back = restored.get(name);
-            return back != null ? resolve(back) : root.resolve(UNLINKED).resolve(name);
+        if (name.startsWith(KeptNames.PREFIX)) {
+            Path inReserved = root.resolve(UNLINKED).resolve(name);
+            KeptNames.Restored back = kept.restoredOf(fusePath);
+            // A file that went back under a name of its own is served from there, also after its last
+            // close, while the kernel still knows the old node by this name (the entry timeout); a
+            // different file under that name since is not it (the reserved path: ENOENT).
+            if (back != null && back.where() != null) {
+                Path p = resolve(KeptNames.pathOf(fusePath, back));
+                return back.fileKey() == null || back.fileKey().equals(fileKeyOrNull(p)) ? p : inReserved;
+            }
+            return inReserved;
         }
         // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
         return rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
@@ -111,32 +109,24 @@ final class Backing {
      * would otherwise put its file in the reserved folder, out of sight and deleted at the next mount.
      */
     Path resolveNew(String fusePath) throws IOException {
-        if (isHidden(fusePath)) {
+        if (KeptNames.isKept(fusePath)) {
             throw new java.nio.file.FileSystemException(fusePath, null, "Operation not permitted");
         }
         return resolve(fusePath);
     }
 
-    /** True for the kernel's path of a file that libfuse keeps because it was unlinked while open. */
-    static boolean isHidden(String fusePath) {
-        return fusePath.substring(fusePath.lastIndexOf('/') + 1).startsWith(HIDDEN_PREFIX);
+    /** libfuse's kept names of this mount. */
+    KeptNames kept() {
+        return kept;
     }
 
-    /** The file libfuse keeps under {@code keptPath} is back at {@code fusePath}: serve the kept name from there. */
-    void restored(String keptPath, String fusePath) {
-        restored.put(lastName(keptPath), fusePath);
-    }
-
-    /**
-     * True if {@code keptPath}'s file went back under its own name: libfuse's delete of the kept name at
-     * the last close must not touch it.
-     */
-    boolean isRestored(String keptPath) {
-        return restored.containsKey(lastName(keptPath));
-    }
-
-    private static String lastName(String fusePath) {
-        return fusePath.substring(fusePath.lastIndexOf('/') + 1);
+    /** The file key of the entry at {@code p}, or null if there is none (or it cannot be read). */
+    Object fileKeyOrNull(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** True for the reserved folder's entry in the root listing. */
@@ -167,12 +157,19 @@ final class Backing {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        boolean keptBack = false;
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {
-                Files.deleteIfExists(p);
+                if (kept.restoredOf("/" + p.getFileName()) != null) {
+                    keptBack = true; // could go back nowhere after a failed rename: TreeOps said so at WARN
+                } else {
+                    Files.deleteIfExists(p);
+                }
             }
         }
-        Files.deleteIfExists(dir);
+        if (!keptBack) {
+            Files.deleteIfExists(dir);
+        }
     }
 
     boolean isRoot(Path p) {

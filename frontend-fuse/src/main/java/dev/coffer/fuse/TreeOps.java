@@ -15,8 +15,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.struct.FileStat;
 
@@ -33,17 +37,16 @@ final class TreeOps {
     private static final int S_IFREG = 0100000;
     private static final byte[] DOT = {'.', 0};
     private static final byte[] DOTDOT = {'.', '.', 0};
+    /** The name a file goes back under when its own cannot be used ({@link #putBack}); a number follows. */
+    static final String KEPT_FILE_NAME = "Coffer kept file";
+    private static final int PUT_BACK_TRIES = 20;
+    private static final Logger LOG = LoggerFactory.getLogger(TreeOps.class);
 
     private final Backing backing;
     private final NameForm names;
     private final Object unlinkedLock = new Object();
     /** A rename can put another file's bytes under a name that is open and streaming. */
     private final ContentChanges changes;
-    /** The open file libfuse moved out of the way in the request this thread is processing, or null. */
-    private final ThreadLocal<Kept> keptThisRequest = new ThreadLocal<>();
-
-    /** An open file libfuse moved to a kept name: before a rename over it, or instead of an unlink. */
-    private record Kept(String original, String keptPath) {}
 
     TreeOps(Backing backing, NameForm names, ContentChanges changes) {
         this.backing = backing;
@@ -108,14 +111,12 @@ final class TreeOps {
 
     /** A new request begins on this thread (libfuse may call several operations for one request). */
     void requestStarts() {
-        if (keptThisRequest.get() != null) {
-            keptThisRequest.remove();
-        }
+        backing.kept().requestStarts();
     }
 
     void unlink(String path) throws IOException {
-        if (Backing.isHidden(path) && backing.isRestored(path)) {
-            return; // libfuse's delete of a kept name whose file went back under its own name: it stays
+        if (KeptNames.isKept(path) && backing.kept().restoredOf(path) != null) {
+            return; // libfuse's delete of a kept name whose file went back under a name of its own: it stays
         }
         // No type check of our own: the kernel sends unlink only for what its lookup found not to be
         // a folder (it answers EISDIR itself), and the check cost a stat per file of rm -rf. Should
@@ -130,48 +131,83 @@ final class TreeOps {
     /**
      * rename(2): replaces an existing target of a compatible type, atomically where the backing can.
      *
-     * <p>Renaming over an open file, libfuse first moves that file to a kept name ({@code .fuse_hidden…})
+     * <p>Renaming over an open file, libfuse first moves that file to a kept name ({@link KeptNames})
      * and then asks for the rename. So the rename checks its types against the kept file, and if it
-     * fails, puts the kept file back: a failed rename(2) changes nothing, whereas libfuse would delete
-     * the kept file at its last close.
+     * fails, puts the kept file back ({@link #putBack}): a failed rename(2) changes nothing, whereas
+     * libfuse would delete the kept file at its last close. A program's own rename to a kept name is
+     * refused (EPERM), like creating one ({@link Backing#resolveNew}).
      */
     void rename(String from, String to) throws IOException {
+        KeptNames kept = backing.kept();
         changes.begin();
         try {
-            if (Backing.isHidden(to)) {
-                synchronized (unlinkedLock) { // libfuse keeps a file unlinked while open
+            if (KeptNames.isKept(to)) {
+                if (!kept.lookedUpThisRequest(to)) {
+                    throw new FileSystemException(to, null, "Operation not permitted");
+                }
+                synchronized (unlinkedLock) { // libfuse keeps a file unlinked, or replaced, while open
                     backing.ensureUnlinkedFolder();
                     move(from, to, null);
                 }
-                keptThisRequest.set(new Kept(from, to));
-            } else {
-                Kept kept = keptThisRequest.get();
-                if (kept != null && kept.original().equals(to)) {
-                    keptThisRequest.remove();
-                    renameOverKept(from, kept);
-                } else {
-                    move(from, to, null);
-                }
+                kept.movedAway(from, to);
+                return;
+            }
+            String keptPath = kept.takeMovedAway(to);
+            if (keptPath == null) {
+                move(from, to, null);
+                return;
+            }
+            try {
+                move(from, to, existing(backing.resolve(keptPath)));
+            } catch (IOException | RuntimeException e) {
+                putBack(keptPath, to, e);
+                throw e;
             }
         } finally {
             changes.end();
         }
     }
 
-    private void renameOverKept(String from, Kept kept) throws IOException {
-        try {
-            move(from, kept.original(), existing(backing.resolve(kept.keptPath())));
-        } catch (IOException | RuntimeException e) {
-            try {
-                synchronized (unlinkedLock) {
-                    move(kept.keptPath(), kept.original(), null);
-                }
-                backing.restored(kept.keptPath(), kept.original());
-            } catch (IOException | RuntimeException restore) {
-                e.addSuppressed(restore);
-            }
-            throw e;
+    /**
+     * After a failed rename over an open file: moves the file libfuse had moved away back under its
+     * name, or, where that cannot be done (a long name on a full disk) or the name is taken (the failed
+     * rename may have got that far), under a short name of Coffer's in its folder, else in the root;
+     * libfuse's kept name is served from there. Never replaces anything.
+     */
+    private void putBack(String keptPath, String original, Throwable failure) {
+        String folder = original.substring(0, original.lastIndexOf('/') + 1);
+        List<String> places = new ArrayList<>();
+        places.add(original);
+        for (int i = 1; i <= PUT_BACK_TRIES; i++) {
+            places.add(folder + KEPT_FILE_NAME + " " + i);
         }
+        for (int i = 1; i <= PUT_BACK_TRIES; i++) {
+            places.add("/" + KEPT_FILE_NAME + " " + i);
+        }
+        for (String place : places) {
+            try {
+                if (existing(backing.resolve(place)) != null) {
+                    continue;
+                }
+                synchronized (unlinkedLock) {
+                    move(keptPath, place, null);
+                }
+                Object key = backing.fileKeyOrNull(backing.resolve(place));
+                backing.kept().restored(keptPath, place.startsWith(folder) && place.indexOf('/', folder.length()) < 0
+                        ? KeptNames.lastName(place) : place, key);
+                if (!place.equals(original)) {
+                    LOG.warn("a rename over an open file failed, and the file it would have replaced could not go back "
+                            + "under its name: it is now \"{}\" in {}", KeptNames.lastName(place),
+                            place.startsWith(folder) ? "its folder" : "the top folder");
+                }
+                return;
+            } catch (IOException | RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
+        backing.kept().restored(keptPath, null, null); // at least not deleted at its last close
+        LOG.warn("a rename over an open file failed, and the file it would have replaced could not be put back: "
+                + "it stays in the vault's hidden folder {} until the vault is mounted again", Backing.UNLINKED);
     }
 
     /** Moves {@code from} to {@code to}; {@code replaced} is the target's attributes if it was moved away just before. */

@@ -106,9 +106,9 @@ class RenameOverOpenFileTest {
     }
 
     /**
-     * Kept names are libfuse's (it only renames to them): a program creating one, as a copy of another
-     * FUSE file system's leftovers would, is refused rather than given a file out of sight that the
-     * next mount deletes.
+     * Kept names are libfuse's (it only renames to them): a program creating one or renaming a file to
+     * one, as a copy of another FUSE file system's leftovers would, is refused rather than given a file
+     * out of sight that the end of the mount deletes.
      */
     @Test
     void aProgramCannotCreateAKeptName() throws Exception {
@@ -119,7 +119,10 @@ class RenameOverOpenFileTest {
                 .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
         assertThatThrownBy(() -> Files.createSymbolicLink(vm.mnt.resolve(kept), Path.of("target")))
                 .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
-        assertThat(names()).isEmpty();
+        Path mine = Files.writeString(vm.mnt.resolve("mine.txt"), "mine");
+        assertThatThrownBy(() -> Files.move(mine, vm.mnt.resolve(kept), StandardCopyOption.ATOMIC_MOVE))
+                .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
+        assertThat(names()).containsExactly("mine.txt");
         assertThat(Files.exists(vm.fs.getPath("/" + Backing.UNLINKED))).as("nothing went to the reserved folder").isFalse();
     }
 

@@ -1,0 +1,106 @@
+package dev.coffer.fuse;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * libfuse 2's kept names ({@code .fuse_hidden} and 16 hex digits): where it moves an open file that a
+ * program unlinks, or renames another file over, and the name it then calls that file by until its
+ * last close, when it deletes it. Knows, per worker thread, what the request in progress did with
+ * kept names, and, for the whole session, which kept names stand for a file that went back under a
+ * name of its own.
+ *
+ * <p>Per request: libfuse looks a kept name up (to find a free one) right before it moves a file there,
+ * within the same request, so a move to a kept name that was not looked up first is a program's own
+ * (refused: it would put the file out of sight, deleted when the mount ends); and a rename's target
+ * moved away is remembered, so that the rename can put it back if it fails.
+ *
+ * <p>Thread-safe. Not responsible for moving anything ({@link TreeOps}) or for paths ({@link Backing}).
+ */
+final class KeptNames {
+    static final String PREFIX = ".fuse_hidden";
+
+    /** What the request in progress on one worker thread did with kept names. */
+    private static final class Request {
+        String lookedUp;
+        String movedFrom;
+        String movedTo;
+    }
+
+    /**
+     * Where a kept name's file went back to: a name in the kept path's folder (libfuse keeps a file in
+     * its own folder, and follows that folder's renames), a kernel path from the root, or null if it
+     * could go nowhere and stays in the reserved folder, kept from libfuse's delete; and the file's
+     * identity then ({@link java.nio.file.attribute.BasicFileAttributes#fileKey()}, null if the store
+     * has none), so that a new file given that name later is not taken for it.
+     */
+    record Restored(String where, Object fileKey) {}
+
+    private final ThreadLocal<Request> request = ThreadLocal.withInitial(Request::new);
+    /** Kept names whose file went back under a name of its own, for the session: libfuse never reuses one. */
+    private final Map<String, Restored> restored = new ConcurrentHashMap<>();
+
+    /** True for a kernel path whose last name is a kept name. */
+    static boolean isKept(String fusePath) {
+        return lastName(fusePath).startsWith(PREFIX);
+    }
+
+    /** A new request begins on this thread. */
+    void requestStarts() {
+        Request r = request.get();
+        r.lookedUp = null;
+        r.movedFrom = null;
+        r.movedTo = null;
+    }
+
+    /** libfuse (or a program) looked {@code keptPath} up in the request in progress. */
+    void lookedUp(String keptPath) {
+        request.get().lookedUp = keptPath;
+    }
+
+    /** True if {@code keptPath} was looked up earlier in this request: a move there is libfuse's. */
+    boolean lookedUpThisRequest(String keptPath) {
+        return keptPath.equals(request.get().lookedUp);
+    }
+
+    /** The file at {@code from} was moved to {@code keptPath} in this request. */
+    void movedAway(String from, String keptPath) {
+        Request r = request.get();
+        r.movedFrom = from;
+        r.movedTo = keptPath;
+    }
+
+    /** The kept path that the file at {@code path} was moved to earlier in this request, or null; forgets it. */
+    String takeMovedAway(String path) {
+        Request r = request.get();
+        if (!path.equals(r.movedFrom)) {
+            return null;
+        }
+        String kept = r.movedTo;
+        r.movedFrom = null;
+        r.movedTo = null;
+        return kept;
+    }
+
+    /**
+     * The file libfuse keeps under {@code keptPath} is back at {@code where}: a name in the same folder,
+     * a kernel path (starting with {@code /}) elsewhere, or null: nowhere, but it must not be deleted.
+     */
+    void restored(String keptPath, String where, Object fileKey) {
+        restored.put(lastName(keptPath), new Restored(where, fileKey));
+    }
+
+    /** Where a restored kept path's file went, or null if it did not. */
+    Restored restoredOf(String keptPath) {
+        return restored.get(lastName(keptPath));
+    }
+
+    /** The kernel path that {@code r}, restored from {@code keptPath}, stands for now. */
+    static String pathOf(String keptPath, Restored r) {
+        return r.where().startsWith("/") ? r.where() : keptPath.substring(0, keptPath.lastIndexOf('/') + 1) + r.where();
+    }
+
+    static String lastName(String fusePath) {
+        return fusePath.substring(fusePath.lastIndexOf('/') + 1);
+    }
+}

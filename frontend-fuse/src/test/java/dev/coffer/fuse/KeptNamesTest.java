@@ -1,0 +1,109 @@
+package dev.coffer.fuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * libfuse's kept names as {@link TreeOps} sees them, calls made in the order libfuse 2.9 makes them
+ * for one request (look a free kept name up, move the open file there, then rename over it), over a
+ * plain folder without a mount, so that the cases a real mount cannot make on demand are reached:
+ * the rename's target name taken meanwhile, a put-back file renamed away and its name reused, and a
+ * new request on the same thread.
+ */
+class KeptNamesTest {
+    private static final String KEPT = "/.fuse_hidden0000000200000001";
+
+    @TempDir
+    Path root;
+    private Backing backing;
+    private TreeOps tree;
+    private AttributeOps attributes;
+
+    @BeforeEach
+    void ops() {
+        backing = new Backing(root, 0, 0);
+        tree = new TreeOps(backing, NameForm.NFC, new ContentChanges());
+        attributes = new AttributeOps(backing);
+    }
+
+    /** What libfuse does before renaming over an open {@code path}: finds a free kept name, moves the file there. */
+    private void libfuseMovesAway(String path) throws IOException {
+        tree.requestStarts();
+        assertThatThrownBy(() -> attributes.getattr(KEPT, new ru.serce.jnrfuse.struct.FileStat(jnr.ffi.Runtime.getSystemRuntime())))
+                .isInstanceOf(java.nio.file.NoSuchFileException.class);
+        tree.rename(path, KEPT);
+    }
+
+    @Test
+    void aFailedRenameOverAMovedAwayFilePutsItBack() throws IOException {
+        Files.writeString(root.resolve("open.txt"), "keep me");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/open.txt");
+        assertThat(root.resolve("open.txt")).doesNotExist();
+        assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(NotDirectoryException.class);
+        assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("keep me");
+        assertThat(Files.readString(backing.resolve(KEPT))).as("libfuse's kept name is served from there").isEqualTo("keep me");
+        tree.requestStarts();
+        tree.unlink(KEPT); // libfuse at the last close
+        assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("keep me");
+    }
+
+    @Test
+    void aTakenNameIsNeverReplacedThePutBackFileGetsANameOfItsOwn() throws IOException {
+        Files.writeString(root.resolve("open.txt"), "old version");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/open.txt");
+        Files.writeString(root.resolve("open.txt"), "what got there meanwhile"); // a sync client, or the failed rename
+        assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(IOException.class);
+        assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("what got there meanwhile");
+        Path kept = root.resolve(TreeOps.KEPT_FILE_NAME + " 1");
+        assertThat(Files.readString(kept)).isEqualTo("old version");
+        assertThat(backing.resolve(KEPT)).isEqualTo(kept);
+    }
+
+    @Test
+    void aPutBackFileRenamedAwayIsNotConfusedWithANewFileOfItsName() throws IOException {
+        Files.writeString(root.resolve("open.txt"), "keep me");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/open.txt");
+        assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(NotDirectoryException.class);
+        tree.requestStarts();
+        tree.rename("/open.txt", "/renamed.txt");
+        Files.writeString(root.resolve("open.txt"), "another file");
+        assertThat(backing.resolve(KEPT)).as("not the new file: the kept name finds nothing").doesNotExist();
+        tree.requestStarts();
+        tree.unlink(KEPT);
+        assertThat(Files.readString(root.resolve("renamed.txt"))).isEqualTo("keep me");
+        assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("another file");
+    }
+
+    @Test
+    void aMoveAwayIsForgottenWhenTheNextRequestStarts() throws IOException {
+        Files.writeString(root.resolve("open.txt"), "unlinked while open");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/open.txt"); // an unlink of an open file: the request ends here
+        tree.requestStarts();
+        tree.rename("/folder", "/open.txt"); // a later request: the name is free, nothing to put back
+        assertThat(root.resolve("open.txt")).isDirectory();
+        assertThat(Files.readString(backing.resolve(KEPT))).as("still kept, for libfuse to delete at its last close")
+                .isEqualTo("unlinked while open");
+    }
+
+    @Test
+    void aRenameToAKeptNameThatLibfuseDidNotLookUpIsRefused() throws IOException {
+        Files.writeString(root.resolve("mine.txt"), "mine");
+        tree.requestStarts();
+        assertThatThrownBy(() -> tree.rename("/mine.txt", KEPT)).isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("Operation not permitted");
+        assertThat(Files.readString(root.resolve("mine.txt"))).isEqualTo("mine");
+    }
+}
