@@ -24,39 +24,50 @@ import org.junit.jupiter.api.io.TempDir;
  * 8 MiB tmpfs under the vault, filled up to 64 KiB before the append.
  */
 class DeferredEnospcMountTest {
-    private static final int MIB = 1 << 20;
-
     @TempDir
     Path tmp;
 
-    @Test
-    @Timeout(120)
-    void closeReportsAFullDiskFoundByAnAppendThatRanBehind() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
+    /** A fresh 4 KiB file's content, and a whole 128 KiB batch to append to it. */
+    private final byte[] first = new byte[4096];
+    private final byte[] batch = new byte[128 * 1024];
+
+    /** Mounts a new vault on an 8 MiB tmpfs filled up to 64 KiB, runs {@code test} on the mount point. */
+    private void onAlmostFullVault(MountedTest test) throws Exception {
         new Random(5).nextBytes(first);
         new Random(6).nextBytes(batch);
         try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("small"), 8)) {
-            Path vaultDir = tmpfs.dir().resolve("vault");
             Mounts mounts = new Mounts();
-            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
+            try (CofferFileSystem fs = CofferFileSystems.create(tmpfs.dir().resolve("vault"), "test passphrase".toCharArray(),
+                    VaultMountTest.FAST)) {
                 try {
                     Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
-                    leaveFree(tmpfs.dir().resolve("ballast.bin"), 64 * 1024);
-
-                    FileChannel ch = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    ch.write(ByteBuffer.wrap(first)); // header and unit 0: written before the call returns
-                    // A whole batch appended at a unit boundary: the vault returns before writing it.
-                    assertThat(ch.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length);
-                    assertThatThrownBy(ch::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
-
-                    // The failed append was undone: the file holds what was written before it.
-                    assertThat(Files.readAllBytes(mnt.resolve("f.bin"))).isEqualTo(first);
+                    tmpfs.leaveFree("ballast.bin", 64 * 1024);
+                    test.run(mnt);
                 } finally {
                     mounts.close();
                 }
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface MountedTest {
+        void run(Path mnt) throws Exception;
+    }
+
+    @Test
+    @Timeout(120)
+    void closeReportsAFullDiskFoundByAnAppendThatRanBehind() throws Exception {
+        onAlmostFullVault(mnt -> {
+            FileChannel ch = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            ch.write(ByteBuffer.wrap(first)); // header and unit 0: written before the call returns
+            // A whole batch appended at a unit boundary: the vault returns before writing it.
+            assertThat(ch.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length);
+            assertThatThrownBy(ch::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+
+            // The failed append was undone: the file holds what was written before it.
+            assertThat(Files.readAllBytes(mnt.resolve("f.bin"))).isEqualTo(first);
+        });
     }
 
     /**
@@ -66,49 +77,19 @@ class DeferredEnospcMountTest {
     @Test
     @Timeout(120)
     void theWriterHearsOfItsLostAppendAlthoughAnotherProgramClosedTheFileFirst() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
-        new Random(7).nextBytes(first);
-        new Random(8).nextBytes(batch);
-        try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("small"), 8)) {
-            Path vaultDir = tmpfs.dir().resolve("vault");
-            Mounts mounts = new Mounts();
-            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
-                try {
-                    Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
-                    leaveFree(tmpfs.dir().resolve("ballast.bin"), 64 * 1024);
+        onAlmostFullVault(mnt -> {
+            FileChannel writer = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            writer.write(ByteBuffer.wrap(first));
+            assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+            FileChannel other = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
+            assertThatThrownBy(other::close).as("open while the append failed: told as well")
+                    .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            assertThatThrownBy(writer::close).as("the writer whose data was lost")
+                    .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            assertThat(Files.readAllBytes(mnt.resolve("f.bin"))).isEqualTo(first);
 
-                    FileChannel writer = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    writer.write(ByteBuffer.wrap(first));
-                    assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
-                    FileChannel other = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
-                    assertThatThrownBy(other::close).as("open while the append failed: told as well")
-                            .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
-                    assertThatThrownBy(writer::close).as("the writer whose data was lost")
-                            .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
-                    assertThat(Files.readAllBytes(mnt.resolve("f.bin"))).isEqualTo(first);
-
-                    FileChannel later = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
-                    later.close(); // opened after both were told: nothing left to report
-                } finally {
-                    mounts.close();
-                }
-            }
-        }
-    }
-
-    /** Fills the tmpfs with {@code ballast}, then gives back {@code bytes}. */
-    private static void leaveFree(Path ballast, int bytes) throws IOException {
-        byte[] chunk = new byte[MIB];
-        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            try {
-                while (true) {
-                    b.write(ByteBuffer.wrap(chunk));
-                }
-            } catch (IOException full) {
-                assertThat(full).hasMessageContaining("No space left on device");
-            }
-            b.truncate(b.size() / 4096 * 4096 - bytes);
-        }
+            FileChannel later = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.WRITE);
+            later.close(); // opened after both were told: nothing left to report
+        });
     }
 }

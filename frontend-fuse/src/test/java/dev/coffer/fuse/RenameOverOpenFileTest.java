@@ -57,7 +57,7 @@ class RenameOverOpenFileTest {
                 Path mnt = m.mountPoint();
                 Path file = Files.writeString(mnt.resolve("open.txt"), "keep me");
                 Files.write(other.dir().resolve("big.bin"), new byte[1 << 20]);
-                fill(small.dir().resolve("ballast.bin"));
+                small.fill("ballast.bin");
                 try (FileChannel open = FileChannel.open(file, StandardOpenOption.READ)) {
                     assertThatThrownBy(() -> Files.move(mnt.resolve("other/big.bin"), file, StandardCopyOption.ATOMIC_MOVE))
                             .isInstanceOf(FileSystemException.class).hasMessageContaining("No space left");
@@ -126,22 +126,6 @@ class RenameOverOpenFileTest {
         assertThat(Files.exists(vm.fs.getPath("/" + Backing.UNLINKED))).as("nothing went to the reserved folder").isFalse();
     }
 
-    /** Fills the file system of {@code ballast} to the last byte. */
-    private static void fill(Path ballast) throws IOException {
-        byte[] chunk = new byte[1 << 20];
-        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            while (true) {
-                b.write(ByteBuffer.wrap(chunk));
-            }
-        } catch (IOException full) {
-            assertThat(full).hasMessageContaining("No space left on device");
-        }
-        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.APPEND)) {
-            b.write(ByteBuffer.wrap(new byte[4096])); // the last partial page
-        } catch (IOException full) {
-            assertThat(full).hasMessageContaining("No space left on device");
-        }
-    }
 
     private List<String> names() throws IOException {
         try (Stream<Path> s = Files.list(vm.mnt)) {

@@ -27,8 +27,7 @@ class LongNameOnFullDiskTest {
                 CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
                         VaultOnTempDirContractTest.FAST)) {
             Path longName = fs.getPath("/" + "a long name ".repeat(20) + ".txt");
-            Path ballast = small.dir().resolve("ballast.bin");
-            fill(ballast);
+            Path ballast = small.fill("ballast.bin");
             assertThatThrownBy(() -> Files.createDirectory(longName)).hasMessageContaining("No space left on device");
             assertThatThrownBy(() -> Files.writeString(longName, "x")).hasMessageContaining("No space left on device");
             assertThat(Files.exists(longName)).isFalse();
@@ -37,25 +36,6 @@ class LongNameOnFullDiskTest {
             assertThat(Files.readString(longName)).isEqualTo("written once there was room");
             try (var s = Files.list(fs.getPath("/"))) {
                 assertThat(s.map(p -> p.getFileName().toString())).containsExactly(longName.getFileName().toString());
-            }
-        }
-    }
-
-    /** Fills the tmpfs of {@code ballast} to the last page. */
-    private static void fill(Path ballast) throws IOException {
-        byte[] chunk = new byte[1 << 20];
-        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            while (true) {
-                b.write(ByteBuffer.wrap(chunk));
-            }
-        } catch (IOException full) {
-            assertThat(full).hasMessageContaining("No space left on device");
-        }
-        for (int size = 4096; size > 0; size /= 2) {
-            try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.APPEND)) {
-                b.write(ByteBuffer.wrap(new byte[size]));
-            } catch (IOException full) {
-                assertThat(full).hasMessageContaining("No space left on device");
             }
         }
     }

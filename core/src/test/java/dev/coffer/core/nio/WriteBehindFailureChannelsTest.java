@@ -33,7 +33,7 @@ class WriteBehindFailureChannelsTest {
                 CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
                         VaultOnTempDirContractTest.FAST)) {
             Path file = fs.getPath("/f.bin");
-            leaveFree(small.dir().resolve("ballast.bin"), 64 * 1024);
+            small.leaveFree("ballast.bin", 64 * 1024);
             IOException thrown = null;
             try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                     FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
@@ -69,21 +69,6 @@ class WriteBehindFailureChannelsTest {
             assertThat(thrown.getSuppressed()).hasSize(1);
             assertThat(thrown.getSuppressed()[0]).isNotSameAs(thrown).hasMessageContaining("No space left on device");
             assertThat(Files.size(second)).isEqualTo(first.length);
-        }
-    }
-
-    /** Fills the tmpfs with {@code ballast}, then gives back {@code bytes}. */
-    private static void leaveFree(Path ballast, int bytes) throws IOException {
-        byte[] chunk = new byte[1 << 20];
-        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            try {
-                while (true) {
-                    b.write(ByteBuffer.wrap(chunk));
-                }
-            } catch (IOException full) {
-                assertThat(full).hasMessageContaining("No space left on device");
-            }
-            b.truncate(b.size() / 4096 * 4096 - bytes);
         }
     }
 }

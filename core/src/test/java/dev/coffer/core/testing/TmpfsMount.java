@@ -1,16 +1,19 @@
 package dev.coffer.core.testing;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Test helper: a small tmpfs mounted on a folder (the tests run as root, as CI does), to make a
- * full disk or a read-only ciphertext folder real. Mounting failures fail the test with the
- * command's output; {@link #close} unmounts (lazily if still busy).
+ * full disk or a read-only ciphertext folder real ({@link #fill}, {@link #leaveFree}). Mounting
+ * failures fail the test with the command's output; {@link #close} unmounts (lazily if still busy).
  */
 public final class TmpfsMount implements AutoCloseable {
     private final Path dir;
@@ -33,6 +36,34 @@ public final class TmpfsMount implements AutoCloseable {
     /** Remounts it read-only: even root cannot write then. */
     public void remountReadOnly() throws IOException, InterruptedException {
         run("mount", "-o", "remount,ro", dir.toString());
+    }
+
+    /** Fills this tmpfs to its last page with a file {@code name} in its root; returns that file. */
+    public Path fill(String name) throws IOException {
+        Path ballast = dir.resolve(name);
+        byte[] chunk = new byte[1 << 20];
+        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (int size = chunk.length; size >= 512; ) {
+                try {
+                    b.write(ByteBuffer.wrap(chunk, 0, size));
+                } catch (IOException e) {
+                    if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
+                        throw e;
+                    }
+                    size /= 2;
+                }
+            }
+        }
+        return ballast;
+    }
+
+    /** Fills this tmpfs with a file {@code name}, then gives {@code bytes} back (a multiple of 4096). */
+    public Path leaveFree(String name, int bytes) throws IOException {
+        Path ballast = fill(name);
+        try (FileChannel b = FileChannel.open(ballast, StandardOpenOption.WRITE)) {
+            b.truncate(b.size() / 4096 * 4096 - bytes);
+        }
+        return ballast;
     }
 
     public void remountWritable() throws IOException, InterruptedException {
