@@ -60,7 +60,6 @@ final class ChannelOpener {
             throw new FileSystemException(l.display(), null, "Is a directory");
         }
         Path payload;
-        Object knownKey = null;
         boolean fresh = false;
         if (l.entry() != null) {
             if (createNew) {
@@ -76,9 +75,6 @@ final class ChannelOpener {
                 throw new FileSystemException(l.display(), null, "Too many levels of symbolic links or unable to access attributes of symbolic link");
             }
             payload = l.entry().payload();
-            if (l.entryAttributes() != null && payload.equals(l.entry().entryPath())) {
-                knownKey = l.entryAttributes().fileKey(); // the lookup's stat was of the payload itself
-            }
         } else {
             if (!create) {
                 throw new NoSuchFileException(l.display());
@@ -90,12 +86,12 @@ final class ChannelOpener {
             payload = slot.payload(EntryType.FILE);
             fresh = true;
         }
-        OpenFiles.Handle h = openHandle(payload, knownKey, write, fresh, truncate, l.display());
+        OpenFiles.Handle h = openHandle(payload, write, fresh, truncate, l.display());
         return new CleartextFileChannel(openFiles, h, read, write, append);
     }
 
-    private OpenFiles.Handle openHandle(Path payload, Object knownKey, boolean write, boolean fresh, boolean truncate,
-            String display) throws IOException {
+    private OpenFiles.Handle openHandle(Path payload, boolean write, boolean fresh, boolean truncate, String display)
+            throws IOException {
         Set<StandardOpenOption> ct = EnumSet.of(StandardOpenOption.READ);
         if (!readOnly) {
             ct.add(StandardOpenOption.WRITE);
@@ -104,7 +100,7 @@ final class ChannelOpener {
             ct.add(StandardOpenOption.CREATE_NEW);
         }
         try {
-            return openFiles.open(payload, ct, display, truncate, knownKey);
+            return openFiles.open(payload, ct, display, truncate);
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(display);
         } catch (NoSuchFileException e) {
@@ -114,7 +110,7 @@ final class ChannelOpener {
                 throw new AccessDeniedException(display);
             }
             // A ciphertext file without write permission can still be read.
-            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false, knownKey);
+            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false);
         }
     }
 }

@@ -60,23 +60,21 @@ final class OpenFiles {
 
     /**
      * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
-     * when first opened.
-     *
-     * @param knownKey the file key of {@code ciphertextPath} as the lookup just read it, or null (then
-     *                 it is read after the channel is open)
+     * when first opened. The path's file key is read here, under this registry's monitor, which Coffer's
+     * own renames hold too ({@link #exclusively}): a key read earlier (by the lookup) may be stale. Only a
+     * foreign replacement between the channel's open and the key's read, microseconds, goes unseen.
      */
-    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
-            Object knownKey) throws IOException {
+    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate)
+            throws IOException {
         Handle h = byPath.get(ciphertextPath);
-        if (h != null && h.fileKey != null && !h.holds(knownKey != null ? knownKey : fileKeyOrNull(ciphertextPath))) {
+        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options);
             try {
-                Object key = knownKey != null ? knownKey : fileKeyOrNull(ciphertextPath);
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), key, ciphertextPath);
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), fileKeyOrNull(ciphertextPath), ciphertextPath);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
