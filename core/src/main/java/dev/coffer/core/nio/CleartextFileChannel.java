@@ -60,7 +60,7 @@ final class CleartextFileChannel extends FileChannel {
         IOException failure = writable ? file.undoneFailureAfter(failuresSeen) : null;
         if (failure != null) {
             failuresSeen = file.undoneFailures();
-            throw new IOException(failure.getMessage(), failure.getCause());
+            throw new IOException(failure.getMessage(), failure);
         }
     }
 

@@ -37,6 +37,7 @@ class WriteBehindFailureChannelsTest {
             IOException thrown = null;
             try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                     FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
+                    FileChannel appender = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
                     FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
                 writer.write(ByteBuffer.wrap(first));
                 assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
@@ -44,6 +45,9 @@ class WriteBehindFailureChannelsTest {
                 assertThatThrownBy(() -> other.write(ByteBuffer.allocate(0), 0)).as("the first flush point: the other writer")
                         .hasMessageContaining("No space left on device");
                 assertThat(other.write(ByteBuffer.allocate(0), 0)).as("once").isZero();
+                assertThatThrownBy(() -> appender.write(ByteBuffer.allocate(0))).as("an appending writer's flush point")
+                        .hasMessageContaining("No space left on device");
+                assertThat(appender.write(ByteBuffer.allocate(0))).as("once").isZero();
                 assertThatThrownBy(() -> writer.force(false)).as("the writer whose data it was")
                         .hasMessageContaining("No space left on device");
                 writer.force(false); // once
