@@ -61,11 +61,16 @@ final class Mover {
             }
         }
         boolean replacesFile = fileOverFile;
+        boolean oneRename = !e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE);
+        if (!oneRename) {
+            buildTargetEntry(e, to, dst); // its writes and fsyncs before the registry is held
+        }
         openFiles.exclusively(() -> {
-            if (!e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE)) {
+            if (oneRename) {
                 atomicRename(e.entryPath(), to.entryPath(), existing != null);
             } else {
-                rebuild(e, to, dst);
+                Path target = to.payload(e.type());
+                atomicRename(e.payload(), target, e.type() == EntryType.FILE && Files.exists(target));
             }
             if (replacesFile) {
                 // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
@@ -77,18 +82,21 @@ final class Mover {
                 openFiles.moved(e.payload(), to.payload(EntryType.FILE), dst.display());
             }
         });
+        if (!oneRename) {
+            TreeWriter.removeEntryFolder(e);
+        }
         afterMove(e, to, src, dst);
     }
 
-    /** Build the new entry, move the payload into it, remove the old entry. */
-    private void rebuild(Entry e, Slot to, Located dst) throws IOException {
-        Path target = to.payload(e.type());
-        boolean targetEntryExists = Files.exists(to.entryPath());
-        if (!targetEntryExists && (to.shortened() || e.type() != EntryType.FILE)) {
+    /**
+     * Where the payload cannot move in one rename (a shortened name on either side, or a folder or link
+     * over an existing entry): builds the target's entry folder for it first; the payload is moved into
+     * it and the old entry folder removed after.
+     */
+    private void buildTargetEntry(Entry e, Slot to, Located dst) throws IOException {
+        if (!Files.exists(to.entryPath()) && (to.shortened() || e.type() != EntryType.FILE)) {
             writer.buildEntry(to, dst);
         }
-        atomicRename(e.payload(), target, e.type() == EntryType.FILE && Files.exists(target));
-        TreeWriter.removeEntryFolder(e);
     }
 
     private void deleteReplaced(Located dst) throws IOException {
