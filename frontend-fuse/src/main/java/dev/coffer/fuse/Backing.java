@@ -94,7 +94,7 @@ final class Backing {
             // close, while the kernel still knows the old node by this name (the entry timeout); a
             // different file under that name since is not it (the reserved path: ENOENT).
             if (back != null && back.where() != null) {
-                Path p = resolve(KeptNames.pathOf(fusePath, back));
+                Path p = resolve(back.where());
                 return back.fileKey() == null || back.fileKey().equals(fileKeyOrNull(p)) ? p : inReserved;
             }
             return inReserved;
@@ -161,7 +161,7 @@ final class Backing {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {
                 if (kept.restoredOf("/" + p.getFileName()) != null) {
-                    keptBack = true; // could go back nowhere after a failed rename: TreeOps said so at WARN
+                    keptBack = true; // could go back nowhere after a failed rename (TreeOps.rescueUnplaced)
                 } else {
                     Files.deleteIfExists(p);
                 }

@@ -103,6 +103,7 @@ public class FuseAdapter extends FuseStubFS {
 
     /** Deletes files that were unlinked while open and are still kept (a session that ended without releasing them). */
     void clearUnlinked() throws IOException {
+        tree.rescueUnplaced();
         backing.clearUnlinked();
     }
 

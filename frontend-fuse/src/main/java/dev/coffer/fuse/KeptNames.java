@@ -1,5 +1,7 @@
 package dev.coffer.fuse;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,11 +30,11 @@ final class KeptNames {
     }
 
     /**
-     * Where a kept name's file went back to: a name in the kept path's folder (libfuse keeps a file in
-     * its own folder, and follows that folder's renames), a kernel path from the root, or null if it
-     * could go nowhere and stays in the reserved folder, kept from libfuse's delete; and the file's
-     * identity then ({@link java.nio.file.attribute.BasicFileAttributes#fileKey()}, null if the store
-     * has none), so that a new file given that name later is not taken for it.
+     * Where a kept name's file went back to: its kernel path now (kept up to date through renames made
+     * through the mount, {@link #renamed}), or null if it could go nowhere and stays in the reserved
+     * folder, kept from libfuse's delete; and the file's identity then
+     * ({@link java.nio.file.attribute.BasicFileAttributes#fileKey()}, null if the store has none), so
+     * that a new file given that name later is not taken for it.
      */
     record Restored(String where, Object fileKey) {}
 
@@ -82,10 +84,7 @@ final class KeptNames {
         return kept;
     }
 
-    /**
-     * The file libfuse keeps under {@code keptPath} is back at {@code where}: a name in the same folder,
-     * a kernel path (starting with {@code /}) elsewhere, or null: nowhere, but it must not be deleted.
-     */
+    /** The file libfuse keeps under {@code keptPath} is back at kernel path {@code where}, or (null) nowhere. */
     void restored(String keptPath, String where, Object fileKey) {
         restored.put(lastName(keptPath), new Restored(where, fileKey));
     }
@@ -95,9 +94,32 @@ final class KeptNames {
         return restored.get(lastName(keptPath));
     }
 
-    /** The kernel path that {@code r}, restored from {@code keptPath}, stands for now. */
-    static String pathOf(String keptPath, Restored r) {
-        return r.where().startsWith("/") ? r.where() : keptPath.substring(0, keptPath.lastIndexOf('/') + 1) + r.where();
+    /** Kept names whose file could go nowhere (it is still in the reserved folder). */
+    List<String> unplaced() {
+        List<String> names = new ArrayList<>();
+        restored.forEach((name, r) -> {
+            if (r.where() == null) {
+                names.add(name);
+            }
+        });
+        return names;
+    }
+
+    /** A rename through the mount succeeded: a put-back file at or below {@code from} is now below {@code to}. */
+    void renamed(String from, String to) {
+        if (restored.isEmpty()) {
+            return;
+        }
+        restored.replaceAll((name, r) -> {
+            String w = r.where();
+            if (w == null) {
+                return r;
+            }
+            if (w.equals(from)) {
+                return new Restored(to, r.fileKey());
+            }
+            return w.startsWith(from + "/") ? new Restored(to + w.substring(from.length()), r.fileKey()) : r;
+        });
     }
 
     static String lastName(String fusePath) {

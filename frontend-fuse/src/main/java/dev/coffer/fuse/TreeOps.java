@@ -155,6 +155,7 @@ final class TreeOps {
             String keptPath = kept.takeMovedAway(to);
             if (keptPath == null) {
                 move(from, to, null);
+                kept.renamed(from, to);
                 return;
             }
             try {
@@ -163,6 +164,7 @@ final class TreeOps {
                 putBack(keptPath, to, e);
                 throw e;
             }
+            kept.renamed(from, to);
         } finally {
             changes.end();
         }
@@ -170,9 +172,9 @@ final class TreeOps {
 
     /**
      * After a failed rename over an open file: moves the file libfuse had moved away back under its
-     * name, or, where that cannot be done (a long name on a full disk) or the name is taken (the failed
-     * rename may have got that far), under a short name of Coffer's in its folder, else in the root;
-     * libfuse's kept name is served from there. Never replaces anything.
+     * name, or, where that cannot be done (a long name on a full disk) or the name is taken (a program
+     * or sync client got there first), under a short name of Coffer's in its folder, else in the top
+     * folder; libfuse's kept name is served from there. Never replaces anything.
      */
     private void putBack(String keptPath, String original, Throwable failure) {
         String folder = original.substring(0, original.lastIndexOf('/') + 1);
@@ -181,33 +183,71 @@ final class TreeOps {
         for (int i = 1; i <= PUT_BACK_TRIES; i++) {
             places.add(folder + KEPT_FILE_NAME + " " + i);
         }
+        if (!folder.equals("/")) {
+            places.addAll(topFolderPlaces());
+        }
+        String place = moveToFirstFree(keptPath, places, failure);
+        backing.kept().restored(keptPath, place, place == null ? null : fileKeyOrNull(place));
+        if (place == null) {
+            LOG.warn("a rename over an open file failed, and the file it would have replaced could not be put back yet: "
+                    + "Coffer tries again when the mount ends");
+        } else if (!place.equals(original)) {
+            LOG.warn("a rename over an open file failed, and the file it would have replaced could not go back under its "
+                    + "name: it is now \"{}\" in {}", KeptNames.lastName(place), place.startsWith(folder) ? "its folder" : "the top folder");
+        }
+    }
+
+    /**
+     * When the mount ends: files that could go back nowhere after a failed rename go to the top folder
+     * now, if they can (else the reserved folder's clearing at the next mount deletes them).
+     */
+    void rescueUnplaced() {
+        for (String name : backing.kept().unplaced()) {
+            String keptPath = "/" + name;
+            IOException failure = new IOException("could not put back a file kept after a failed rename");
+            String place = moveToFirstFree(keptPath, topFolderPlaces(), failure);
+            if (place != null) {
+                backing.kept().restored(keptPath, place, fileKeyOrNull(place));
+                LOG.warn("a file kept after a failed rename over it is now \"{}\" in the top folder", KeptNames.lastName(place));
+            } else {
+                LOG.warn("a file kept after a failed rename over it could not be saved anywhere in the vault; it is deleted "
+                        + "when the vault is mounted next ({})", failure.getClass().getName());
+            }
+        }
+    }
+
+    private Object fileKeyOrNull(String fusePath) {
+        try {
+            return backing.fileKeyOrNull(backing.resolve(fusePath));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static List<String> topFolderPlaces() {
+        List<String> places = new ArrayList<>();
         for (int i = 1; i <= PUT_BACK_TRIES; i++) {
             places.add("/" + KEPT_FILE_NAME + " " + i);
         }
+        return places;
+    }
+
+    /** Moves the kept file to the first of {@code places} that is free and takes it, without replacing; null if none. */
+    private String moveToFirstFree(String keptPath, List<String> places, Throwable failure) {
         for (String place : places) {
             try {
                 if (existing(backing.resolve(place)) != null) {
                     continue;
                 }
                 synchronized (unlinkedLock) {
-                    move(keptPath, place, null);
+                    Files.move(backing.resolve(keptPath), backing.resolve(place)); // no REPLACE_EXISTING: never replaces
                 }
-                Object key = backing.fileKeyOrNull(backing.resolve(place));
-                backing.kept().restored(keptPath, place.startsWith(folder) && place.indexOf('/', folder.length()) < 0
-                        ? KeptNames.lastName(place) : place, key);
-                if (!place.equals(original)) {
-                    LOG.warn("a rename over an open file failed, and the file it would have replaced could not go back "
-                            + "under its name: it is now \"{}\" in {}", KeptNames.lastName(place),
-                            place.startsWith(folder) ? "its folder" : "the top folder");
-                }
-                return;
+                return place;
             } catch (IOException | RuntimeException e) {
                 failure.addSuppressed(e);
             }
         }
-        backing.kept().restored(keptPath, null, null); // at least not deleted at its last close
-        LOG.warn("a rename over an open file failed, and the file it would have replaced could not be put back: "
-                + "it stays in the vault's hidden folder {} until the vault is mounted again", Backing.UNLINKED);
+        return null;
     }
 
     /** Moves {@code from} to {@code to}; {@code replaced} is the target's attributes if it was moved away just before. */

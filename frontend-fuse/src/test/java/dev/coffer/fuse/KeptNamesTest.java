@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * libfuse's kept names as {@link TreeOps} sees them, calls made in the order libfuse 2.9 makes them
  * for one request (look a free kept name up, move the open file there, then rename over it), over a
  * plain folder without a mount, so that the cases a real mount cannot make on demand are reached:
- * the rename's target name taken meanwhile, a put-back file renamed away and its name reused, and a
- * new request on the same thread.
+ * the rename's target name taken meanwhile, a put-back file renamed (and its folder) and its name
+ * reused, its folder gone, no place free at all, and a new request on the same thread.
  */
 class KeptNamesTest {
     private static final String KEPT = "/.fuse_hidden0000000200000001";
@@ -71,19 +71,56 @@ class KeptNamesTest {
     }
 
     @Test
-    void aPutBackFileRenamedAwayIsNotConfusedWithANewFileOfItsName() throws IOException {
+    void aPutBackFileIsFollowedThroughRenamesAndNotConfusedWithANewFileOfItsName() throws IOException {
+        Files.createDirectory(root.resolve("d"));
+        Files.writeString(root.resolve("d/open.txt"), "keep me");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/d/open.txt");
+        assertThatThrownBy(() -> tree.rename("/folder", "/d/open.txt")).isInstanceOf(NotDirectoryException.class);
+        tree.requestStarts();
+        tree.rename("/d/open.txt", "/d/renamed.txt");
+        tree.requestStarts();
+        tree.rename("/d", "/e");
+        Files.writeString(root.resolve("e/open.txt"), "another file");
+        assertThat(Files.readString(backing.resolve("/e/" + KEPT.substring(1)))).as("the kept name finds the file where it went")
+                .isEqualTo("keep me");
+        Files.move(root.resolve("e/renamed.txt"), root.resolve("e/moved-by-a-sync-client.txt"));
+        Files.writeString(root.resolve("e/renamed.txt"), "a new file under that name");
+        assertThat(backing.resolve("/e/" + KEPT.substring(1))).as("not the new file: the kept name finds nothing").doesNotExist();
+        tree.requestStarts();
+        tree.unlink("/e/" + KEPT.substring(1)); // libfuse at the last close
+        assertThat(Files.readString(root.resolve("e/moved-by-a-sync-client.txt"))).isEqualTo("keep me");
+        assertThat(Files.readString(root.resolve("e/renamed.txt"))).isEqualTo("a new file under that name");
+    }
+
+    @Test
+    void whenItsFolderIsGoneThePutBackFileGoesToTheTopFolder() throws IOException {
+        Files.createDirectory(root.resolve("d"));
+        Files.writeString(root.resolve("d/open.txt"), "keep me");
+        Files.createDirectory(root.resolve("folder"));
+        libfuseMovesAway("/d/open.txt");
+        Files.delete(root.resolve("d")); // a sync client removed the emptied folder meanwhile
+        assertThatThrownBy(() -> tree.rename("/folder", "/d/open.txt")).isInstanceOf(IOException.class);
+        assertThat(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 1"))).isEqualTo("keep me");
+    }
+
+    @Test
+    void aFileThatCanGoNowhereIsKeptAndSavedWhenTheMountEnds() throws IOException {
         Files.writeString(root.resolve("open.txt"), "keep me");
         Files.createDirectory(root.resolve("folder"));
+        for (int i = 1; i <= 20; i++) {
+            Files.writeString(root.resolve(TreeOps.KEPT_FILE_NAME + " " + i), "taken");
+        }
         libfuseMovesAway("/open.txt");
-        assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(NotDirectoryException.class);
+        Files.writeString(root.resolve("open.txt"), "taken too");
+        assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(IOException.class);
         tree.requestStarts();
-        tree.rename("/open.txt", "/renamed.txt");
-        Files.writeString(root.resolve("open.txt"), "another file");
-        assertThat(backing.resolve(KEPT)).as("not the new file: the kept name finds nothing").doesNotExist();
-        tree.requestStarts();
-        tree.unlink(KEPT);
-        assertThat(Files.readString(root.resolve("renamed.txt"))).isEqualTo("keep me");
-        assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("another file");
+        tree.unlink(KEPT); // libfuse at the last close: must not delete it
+        Files.delete(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"));
+        tree.rescueUnplaced(); // the mount ends
+        backing.clearUnlinked();
+        assertThat(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"))).isEqualTo("keep me");
+        assertThat(root.resolve(Backing.UNLINKED)).doesNotExist();
     }
 
     @Test
