@@ -2,6 +2,7 @@ package dev.coffer.core.nio;
 
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
@@ -16,6 +17,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves entries within a vault by renaming only their ciphertext entry (spec 4): content is never
@@ -23,6 +26,7 @@ import java.util.Arrays;
  * the shortened form the new entry is built first, the payload moved, the old entry removed.
  */
 final class Mover {
+    private static final Logger LOG = LoggerFactory.getLogger(Mover.class);
     private final PathMapper mapper;
     private final TreeWriter writer;
     private final OpenFiles openFiles;
@@ -62,41 +66,86 @@ final class Mover {
         }
         boolean replacesFile = fileOverFile;
         boolean oneRename = !e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE);
-        if (!oneRename) {
-            buildTargetEntry(e, to, dst); // its writes and fsyncs before the registry is held
+        // The new entry's writes and fsyncs come before the registry is held.
+        boolean built = !oneRename && buildTargetEntry(e, to, dst);
+        try {
+            openFiles.exclusively(() -> {
+                if (oneRename) {
+                    atomicRename(e.entryPath(), to.entryPath(), existing != null);
+                } else {
+                    moveIntoEntry(e, to, dst, replace);
+                }
+                registryAfterMove(e, to, dst, replacesFile ? existing : null);
+            });
+        } catch (IOException | RuntimeException failure) {
+            if (built) {
+                removeBuiltEntry(to, failure); // a half entry would take the name while no lookup finds it
+            }
+            throw failure;
         }
-        openFiles.exclusively(() -> {
-            if (oneRename) {
-                atomicRename(e.entryPath(), to.entryPath(), existing != null);
-            } else {
-                Path target = to.payload(e.type());
-                atomicRename(e.payload(), target, e.type() == EntryType.FILE && Files.exists(target));
-            }
-            if (replacesFile) {
-                // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
-                // after the rename: had it failed, the file would still be there with channels open on it, and
-                // forgetting it would give a later open a second OpenFile (its own caches) on the same file.
-                openFiles.deleted(existing.payload());
-            }
-            if (e.type() == EntryType.FILE) {
-                openFiles.moved(e.payload(), to.payload(EntryType.FILE), dst.display());
-            }
-        });
         if (!oneRename) {
-            TreeWriter.removeEntryFolder(e);
+            try {
+                TreeWriter.removeEntryFolder(e);
+            } catch (IOException leftover) {
+                // The move happened; an empty old entry folder is skipped by readers and found by the health check.
+                LOG.warn("could not remove the old entry folder of a moved entry ({})", leftover.getClass().getName());
+            }
         }
         afterMove(e, to, src, dst);
     }
 
     /**
-     * Where the payload cannot move in one rename (a shortened name on either side, or a folder or link
-     * over an existing entry): builds the target's entry folder for it first; the payload is moved into
-     * it and the old entry folder removed after.
+     * Moves the payload into the target's entry. Its file may exist only if a file replaces a file (an
+     * existing one, or one created since the lookup, which a rename(2) replaces too); anything else
+     * there was not seen by the lookup, and is not replaced.
      */
-    private void buildTargetEntry(Entry e, Slot to, Located dst) throws IOException {
+    private void moveIntoEntry(Entry e, Slot to, Located dst, boolean replace) throws IOException {
+        Path target = to.payload(e.type());
+        boolean taken = Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (taken && !(replace && e.type() == EntryType.FILE)) {
+            throw new FileAlreadyExistsException(dst.display());
+        }
+        atomicRename(e.payload(), target, taken);
+        if (taken) {
+            openFiles.deleted(target); // channels on the replaced file keep it; new opens must not join it
+        }
+    }
+
+    /** The registry's updates for a move (under its monitor): the replaced file is forgotten, the moved one follows. */
+    private void registryAfterMove(Entry e, Slot to, Located dst, Entry replaced) {
+        if (replaced != null) {
+            // Channels on the replaced file keep it (POSIX); new opens of this path must not join it. Only
+            // after the rename: had it failed, the file would still be there with channels open on it, and
+            // forgetting it would give a later open a second OpenFile (its own caches) on the same file.
+            openFiles.deleted(replaced.payload());
+        }
+        if (e.type() == EntryType.FILE) {
+            openFiles.moved(e.payload(), to.payload(EntryType.FILE), dst.display());
+        }
+    }
+
+    /** Removes the entry folder {@link #buildTargetEntry} made for a move that then failed. */
+    private static void removeBuiltEntry(Slot to, Throwable failure) {
+        try {
+            Files.deleteIfExists(to.entryPath().resolve(LongNames.NAME_FILE));
+            Files.deleteIfExists(to.entryPath());
+        } catch (IOException cleanup) {
+            failure.addSuppressed(cleanup);
+        }
+    }
+
+
+    /**
+     * Where the payload cannot move in one rename (a shortened name on either side, or a folder or link
+     * over an existing entry): builds the target's entry folder for it first (true if it did); the
+     * payload is moved into it and the old entry folder removed after.
+     */
+    private boolean buildTargetEntry(Entry e, Slot to, Located dst) throws IOException {
         if (!Files.exists(to.entryPath()) && (to.shortened() || e.type() != EntryType.FILE)) {
             writer.buildEntry(to, dst);
+            return true;
         }
+        return false;
     }
 
     private void deleteReplaced(Located dst) throws IOException {
