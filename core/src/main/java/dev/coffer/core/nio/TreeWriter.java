@@ -111,9 +111,14 @@ final class TreeWriter {
         if (e.type() == EntryType.DIRECTORY) {
             deleteStorage(mapper.open(e, l.display()), l);
         }
-        FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
         if (e.type() == EntryType.FILE) {
-            openFiles.deleted(e.payload());
+            // Together, so that no open registers the file in between (it would be forgotten with the deleted one).
+            openFiles.exclusively(() -> {
+                FileDeletion.deleteRegularFile(e.payload());
+                openFiles.deleted(e.payload());
+            });
+        } else {
+            FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
         }
         removeEntryFolder(e);
         if (e.type() == EntryType.DIRECTORY) {
