@@ -9,6 +9,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The tree a mount serves: any {@link Path} (the vault's root, a plain folder, a Jimfs folder) and
@@ -30,6 +32,11 @@ import java.nio.file.attribute.PosixFileAttributes;
 final class Backing {
     /** The reserved folder under the root that holds files unlinked while open. */
     static final String UNLINKED = ".coffer-unlinked";
+    /**
+     * In the reserved folder, the name prefix of a file to keep, not delete: one that a failed rename over
+     * it left with nowhere to go ({@link TreeOps}); rescued to the top folder when a mount starts or ends.
+     */
+    static final String KEEP_PREFIX = ".coffer-keep-";
 
     private final Path root;
     /** True if the root is a file system's {@code /} (a vault's root): kernel paths then parse as they are. */
@@ -97,6 +104,9 @@ final class Backing {
                 Path p = resolve(back.where());
                 return back.fileKey() == null || back.fileKey().equals(fileKeyOrNull(p)) ? p : inReserved;
             }
+            if (back != null && Files.exists(keepPath(name), LinkOption.NOFOLLOW_LINKS)) {
+                return keepPath(name); // could go nowhere: marked to keep
+            }
             return inReserved;
         }
         // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
@@ -150,24 +160,64 @@ final class Backing {
         return unlinkedFolderReady;
     }
 
-    /** Deletes what earlier sessions left in the reserved folder (files that were unlinked), and the folder. */
+    /** In the reserved folder: the file kept under {@code keptName}, marked to keep ({@link #KEEP_PREFIX}). */
+    Path keepPath(String keptName) {
+        return root.resolve(UNLINKED).resolve(KEEP_PREFIX + keptName);
+    }
+
+    /** In the reserved folder: the file kept under {@code name} (a kept name, or one marked to keep). */
+    Path reservedPath(String name) {
+        return root.resolve(UNLINKED).resolve(name);
+    }
+
+    /**
+     * Names in the reserved folder of files to rescue rather than delete: marked to keep (by this session
+     * or an earlier one), or this session's that could go nowhere and not even be marked.
+     */
+    List<String> keptToRescue() throws IOException {
+        List<String> names = new ArrayList<>();
+        Path dir = root.resolve(UNLINKED);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return names;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(KEEP_PREFIX) || isUnplaced(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
+    }
+
+    private boolean isUnplaced(String name) {
+        KeptNames.Restored r = kept.restoredOf("/" + name);
+        return r != null && r.where() == null;
+    }
+
+    /**
+     * Deletes what earlier sessions left in the reserved folder (files that were unlinked), and the folder,
+     * except files to rescue ({@link #keptToRescue}) that could still not be rescued.
+     */
     void clearUnlinked() throws IOException {
         Path dir = root.resolve(UNLINKED);
         unlinkedFolderReady = false;
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        boolean keptBack = false;
+        boolean keeps = false;
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {
-                if (kept.restoredOf("/" + p.getFileName()) != null) {
-                    keptBack = true; // could go back nowhere after a failed rename (TreeOps.rescueUnplaced)
+                String name = p.getFileName().toString();
+                if (name.startsWith(KEEP_PREFIX) || isUnplaced(name)) {
+                    keeps = true;
                 } else {
                     Files.deleteIfExists(p);
                 }
             }
         }
-        if (!keptBack) {
+        if (!keeps) {
             Files.deleteIfExists(dir);
         }
     }

@@ -1,7 +1,5 @@
 package dev.coffer.fuse;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -92,17 +90,6 @@ final class KeptNames {
     /** Where a restored kept path's file went, or null if it did not. */
     Restored restoredOf(String keptPath) {
         return restored.get(lastName(keptPath));
-    }
-
-    /** Kept names whose file could go nowhere (it is still in the reserved folder). */
-    List<String> unplaced() {
-        List<String> names = new ArrayList<>();
-        restored.forEach((name, r) -> {
-            if (r.where() == null) {
-                names.add(name);
-            }
-        });
-        return names;
     }
 
     /** A rename through the mount succeeded: a put-back file at or below {@code from} is now below {@code to}. */

@@ -150,6 +150,7 @@ final class TreeOps {
                     move(from, to, null);
                 }
                 kept.movedAway(from, to);
+                kept.renamed(from, to);
                 return;
             }
             String keptPath = kept.takeMovedAway(to);
@@ -189,8 +190,9 @@ final class TreeOps {
         String place = moveToFirstFree(keptPath, places, failure);
         backing.kept().restored(keptPath, place, place == null ? null : fileKeyOrNull(place));
         if (place == null) {
+            markToKeep(keptPath, failure);
             LOG.warn("a rename over an open file failed, and the file it would have replaced could not be put back yet: "
-                    + "Coffer tries again when the mount ends");
+                    + "Coffer tries again when the mount ends, and at the next mount");
         } else if (!place.equals(original)) {
             LOG.warn("a rename over an open file failed, and the file it would have replaced could not go back under its "
                     + "name: it is now \"{}\" in {}", KeptNames.lastName(place), place.startsWith(folder) ? "its folder" : "the top folder");
@@ -198,20 +200,35 @@ final class TreeOps {
     }
 
     /**
-     * When the mount ends: files that could go back nowhere after a failed rename go to the top folder
-     * now, if they can (else the reserved folder's clearing at the next mount deletes them).
+     * Renames a kept file that could go nowhere, within the reserved folder, to a name that says to keep
+     * it ({@link Backing#keepName}): the reserved folder's clearing at the start of the next mount
+     * deletes everything else in it. It stays served by its kept name.
      */
-    void rescueUnplaced() {
-        for (String name : backing.kept().unplaced()) {
-            String keptPath = "/" + name;
+    private void markToKeep(String keptPath, Throwable failure) {
+        try {
+            synchronized (unlinkedLock) {
+                Files.move(backing.resolve(keptPath), backing.keepPath(KeptNames.lastName(keptPath)));
+            }
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e); // it stays under its kept name, kept from libfuse's delete for this session
+        }
+    }
+
+    /**
+     * When the mount starts and ends: files kept after a failed rename over them that could go back
+     * nowhere then (this session's, or marked to keep by an earlier one) go to the top folder now, if they can.
+     */
+    void rescueUnplaced() throws IOException {
+        for (String name : backing.keptToRescue()) {
+            String keptPath = "/" + (name.startsWith(Backing.KEEP_PREFIX) ? name.substring(Backing.KEEP_PREFIX.length()) : name);
             IOException failure = new IOException("could not put back a file kept after a failed rename");
-            String place = moveToFirstFree(keptPath, topFolderPlaces(), failure);
+            String place = moveToFirstFree(backing.reservedPath(name), topFolderPlaces(), failure);
             if (place != null) {
                 backing.kept().restored(keptPath, place, fileKeyOrNull(place));
                 LOG.warn("a file kept after a failed rename over it is now \"{}\" in the top folder", KeptNames.lastName(place));
             } else {
-                LOG.warn("a file kept after a failed rename over it could not be saved anywhere in the vault; it is deleted "
-                        + "when the vault is mounted next ({})", failure.getClass().getName());
+                LOG.warn("a file kept after a failed rename over it could still not be saved in the vault's folders; "
+                        + "it stays in {} ({})", Backing.UNLINKED, failure.getClass().getName());
             }
         }
     }
@@ -234,13 +251,24 @@ final class TreeOps {
 
     /** Moves the kept file to the first of {@code places} that is free and takes it, without replacing; null if none. */
     private String moveToFirstFree(String keptPath, List<String> places, Throwable failure) {
+        Path kept;
+        try {
+            kept = backing.resolve(keptPath);
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+            return null;
+        }
+        return moveToFirstFree(kept, places, failure);
+    }
+
+    private String moveToFirstFree(Path kept, List<String> places, Throwable failure) {
         for (String place : places) {
             try {
                 if (existing(backing.resolve(place)) != null) {
                     continue;
                 }
                 synchronized (unlinkedLock) {
-                    Files.move(backing.resolve(keptPath), backing.resolve(place)); // no REPLACE_EXISTING: never replaces
+                    Files.move(kept, backing.resolve(place)); // no REPLACE_EXISTING: what is there is not replaced
                 }
                 return place;
             } catch (IOException | RuntimeException e) {

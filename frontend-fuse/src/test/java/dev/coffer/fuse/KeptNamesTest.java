@@ -105,7 +105,7 @@ class KeptNamesTest {
     }
 
     @Test
-    void aFileThatCanGoNowhereIsKeptAndSavedWhenTheMountEnds() throws IOException {
+    void aFileThatCanGoNowhereIsKeptAndSavedWhenAMountEndsOrStarts() throws IOException {
         Files.writeString(root.resolve("open.txt"), "keep me");
         Files.createDirectory(root.resolve("folder"));
         for (int i = 1; i <= 20; i++) {
@@ -114,10 +114,16 @@ class KeptNamesTest {
         libfuseMovesAway("/open.txt");
         Files.writeString(root.resolve("open.txt"), "taken too");
         assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(IOException.class);
+        assertThat(Files.readString(backing.resolve(KEPT))).as("still served by its kept name").isEqualTo("keep me");
         tree.requestStarts();
         tree.unlink(KEPT); // libfuse at the last close: must not delete it
+        tree.rescueUnplaced(); // this mount ends: still nowhere to go
+        backing.clearUnlinked();
+        assertThat(root.resolve(Backing.UNLINKED)).as("kept, marked to keep").isDirectory();
+
+        ops(); // the next mount: a new session knows nothing of it
         Files.delete(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"));
-        tree.rescueUnplaced(); // the mount ends
+        tree.rescueUnplaced();
         backing.clearUnlinked();
         assertThat(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"))).isEqualTo("keep me");
         assertThat(root.resolve(Backing.UNLINKED)).doesNotExist();

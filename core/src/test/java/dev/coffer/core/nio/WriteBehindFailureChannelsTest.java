@@ -46,7 +46,7 @@ class WriteBehindFailureChannelsTest {
                         .hasMessageContaining("No space left on device");
                 assertThat(other.write(ByteBuffer.allocate(0), 0)).as("once").isZero();
                 assertThatThrownBy(() -> appender.write(ByteBuffer.allocate(0))).as("an appending writer's flush point")
-                        .hasMessageContaining("No space left on device");
+                        .hasMessageContaining("No space left on device").hasCauseInstanceOf(IOException.class);
                 assertThat(appender.write(ByteBuffer.allocate(0))).as("once").isZero();
                 assertThatThrownBy(() -> writer.force(false)).as("the writer whose data it was")
                         .hasMessageContaining("No space left on device");
