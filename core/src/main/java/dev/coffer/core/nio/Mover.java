@@ -67,18 +67,20 @@ final class Mover {
         boolean replacesFile = fileOverFile;
         boolean oneRename = !e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE);
         // The new entry's writes and fsyncs come before the registry is held.
-        boolean built = !oneRename && buildTargetEntry(e, to, dst);
+        boolean built = !oneRename && buildTargetEntry(e, to, dst, replace);
+        boolean[] moved = {false};
         try {
             openFiles.exclusively(() -> {
                 if (oneRename) {
-                    atomicRename(e.entryPath(), to.entryPath(), existing != null);
+                    renameEntry(e, to, dst, existing != null, replace);
                 } else {
                     moveIntoEntry(e, to, dst, replace);
                 }
+                moved[0] = true;
                 registryAfterMove(e, to, dst, replacesFile ? existing : null);
             });
         } catch (IOException | RuntimeException failure) {
-            if (built) {
+            if (built && !moved[0]) {
                 removeBuiltEntry(to, failure); // a half entry would take the name while no lookup finds it
             }
             throw failure;
@@ -87,7 +89,8 @@ final class Mover {
             try {
                 TreeWriter.removeEntryFolder(e);
             } catch (IOException leftover) {
-                // The move happened; an empty old entry folder is skipped by readers and found by the health check.
+                // The move happened, so it is not reported as failed; what is left of the old entry (its
+                // folder, name.c9s) has no payload: readers skip it, and the health check reports it.
                 LOG.warn("could not remove the old entry folder of a moved entry ({})", leftover.getClass().getName());
             }
         }
@@ -105,9 +108,30 @@ final class Mover {
         if (taken && !(replace && e.type() == EntryType.FILE)) {
             throw new FileAlreadyExistsException(dst.display());
         }
+        for (EntryType other : EntryType.values()) {
+            if (other == e.type() || (other == EntryType.FILE && !to.shortened())) {
+                continue; // a short-named file's payload is the entry itself, not something in it
+            }
+            if (Files.exists(to.payload(other), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(dst.display()); // another kind of entry took the name meanwhile
+            }
+        }
         atomicRename(e.payload(), target, taken);
         if (taken) {
             openFiles.deleted(target); // channels on the replaced file keep it; new opens must not join it
+        }
+    }
+
+    /**
+     * Renames a whole entry (short names on both sides). A file replaces what the lookup found, or a
+     * file created there since (as rename(2) would); anything else there since is not replaced.
+     */
+    private void renameEntry(Entry e, Slot to, Located dst, boolean seen, boolean replace) throws IOException {
+        boolean fileSince = !seen && replace && e.type() == EntryType.FILE
+                && Files.isRegularFile(to.entryPath(), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        atomicRename(e.entryPath(), to.entryPath(), seen || fileSince);
+        if (fileSince) {
+            openFiles.deleted(to.entryPath()); // channels on the replaced file keep it; new opens must not join it
         }
     }
 
@@ -124,8 +148,21 @@ final class Mover {
         }
     }
 
-    /** Removes the entry folder {@link #buildTargetEntry} made for a move that then failed. */
+    /**
+     * Removes the entry folder {@link #buildTargetEntry} made for a move whose payload did not move, if
+     * it holds nothing else than its name file (a payload put there by anybody else keeps its name).
+     */
     private static void removeBuiltEntry(Slot to, Throwable failure) {
+        try (java.nio.file.DirectoryStream<Path> in = Files.newDirectoryStream(to.entryPath())) {
+            for (Path p : in) {
+                if (!p.getFileName().toString().equals(LongNames.NAME_FILE)) {
+                    return;
+                }
+            }
+        } catch (IOException listing) {
+            failure.addSuppressed(listing);
+            return;
+        }
         try {
             Files.deleteIfExists(to.entryPath().resolve(LongNames.NAME_FILE));
             Files.deleteIfExists(to.entryPath());
@@ -140,12 +177,19 @@ final class Mover {
      * over an existing entry): builds the target's entry folder for it first (true if it did); the
      * payload is moved into it and the old entry folder removed after.
      */
-    private boolean buildTargetEntry(Entry e, Slot to, Located dst) throws IOException {
-        if (!Files.exists(to.entryPath()) && (to.shortened() || e.type() != EntryType.FILE)) {
-            writer.buildEntry(to, dst);
-            return true;
+    private boolean buildTargetEntry(Entry e, Slot to, Located dst, boolean replace) throws IOException {
+        if (!to.shortened() && e.type() == EntryType.FILE) {
+            return false; // a file under a short name is its own entry
         }
-        return false;
+        if (Files.exists(to.entryPath(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (replace && e.type() == EntryType.FILE) {
+                return false; // a file replacing a file moves into the existing entry
+            }
+            // Not ours (being created by somebody else right now, or left half made): its name is taken.
+            throw new FileAlreadyExistsException(dst.display());
+        }
+        writer.buildEntry(to, dst);
+        return true;
     }
 
     private void deleteReplaced(Located dst) throws IOException {
