@@ -101,11 +101,13 @@ final class Backing {
             // close, while the kernel still knows the old node by this name (the entry timeout); a
             // different file under that name since is not it (the reserved path: ENOENT).
             if (back != null && back.where() != null) {
-                Path p = resolve(back.where());
+                // A place that is a kept name again (libfuse moved the file away once more) is in the
+                // reserved folder under that name: not followed further, so no chain of records is.
+                Path p = KeptNames.isKept(back.where()) ? reservedPath(KeptNames.lastName(back.where())) : resolve(back.where());
                 return back.fileKey() == null || back.fileKey().equals(fileKeyOrNull(p)) ? p : inReserved;
             }
-            if (back != null && Files.exists(keepPath(name), LinkOption.NOFOLLOW_LINKS)) {
-                return keepPath(name); // could go nowhere: marked to keep
+            if (back != null && back.keepName() != null) {
+                return reservedPath(back.keepName()); // could go nowhere: marked to keep
             }
             return inReserved;
         }
@@ -158,11 +160,6 @@ final class Backing {
      */
     boolean unlinkedFolderReady() {
         return unlinkedFolderReady;
-    }
-
-    /** In the reserved folder: the file kept under {@code keptName}, marked to keep ({@link #KEEP_PREFIX}). */
-    Path keepPath(String keptName) {
-        return root.resolve(UNLINKED).resolve(KEEP_PREFIX + keptName);
     }
 
     /** In the reserved folder: the file kept under {@code name} (a kept name, or one marked to keep). */

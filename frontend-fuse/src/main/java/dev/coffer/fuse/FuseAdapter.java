@@ -101,7 +101,11 @@ public class FuseAdapter extends FuseStubFS {
         handles.closeAll();
     }
 
-    /** Deletes files that were unlinked while open and are still kept (a session that ended without releasing them). */
+    /**
+     * Clears the reserved folder (before the session starts and after it ends): files that a failed
+     * rename over them left with nowhere to go are moved to the top folder if they can be, files that
+     * were unlinked while open and are still kept (a session that ended without releasing them) are deleted.
+     */
     void clearUnlinked() throws IOException {
         tree.rescueUnplaced();
         backing.clearUnlinked();

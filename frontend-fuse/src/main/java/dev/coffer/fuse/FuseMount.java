@@ -193,7 +193,7 @@ public final class FuseMount implements AutoCloseable {
         try {
             adapter.clearUnlinked();
         } catch (IOException | RuntimeException e) { // a damaged entry: it stays, hidden from listings
-            LOG.debug("could not delete files kept after an unlink ({})", e.getClass().getName());
+            LOG.warn("could not clear the folder of files kept after an unlink or a failed rename ({})", e.getClass().getName());
         }
     }
 

@@ -30,11 +30,16 @@ final class KeptNames {
     /**
      * Where a kept name's file went back to: its kernel path now (kept up to date through renames made
      * through the mount, {@link #renamed}), or null if it could go nowhere and stays in the reserved
-     * folder, kept from libfuse's delete; and the file's identity then
+     * folder, kept from libfuse's delete (under {@code keepName} there if it could be marked to keep,
+     * else under its kept name); and the file's identity then
      * ({@link java.nio.file.attribute.BasicFileAttributes#fileKey()}, null if the store has none), so
      * that a new file given that name later is not taken for it.
      */
-    record Restored(String where, Object fileKey) {}
+    record Restored(String where, Object fileKey, String keepName) {
+        Restored(String where, Object fileKey) {
+            this(where, fileKey, null);
+        }
+    }
 
     private final ThreadLocal<Request> request = ThreadLocal.withInitial(Request::new);
     /** Kept names whose file went back under a name of its own, for the session: libfuse never reuses one. */
@@ -85,6 +90,11 @@ final class KeptNames {
     /** The file libfuse keeps under {@code keptPath} is back at kernel path {@code where}, or (null) nowhere. */
     void restored(String keptPath, String where, Object fileKey) {
         restored.put(lastName(keptPath), new Restored(where, fileKey));
+    }
+
+    /** The file libfuse keeps under {@code keptPath} went nowhere; it is in the reserved folder as {@code keepName}. */
+    void markedToKeep(String keptPath, String keepName) {
+        restored.put(lastName(keptPath), new Restored(null, null, keepName));
     }
 
     /** Where a restored kept path's file went, or null if it did not. */

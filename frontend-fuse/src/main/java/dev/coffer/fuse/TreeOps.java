@@ -200,15 +200,18 @@ final class TreeOps {
     }
 
     /**
-     * Renames a kept file that could go nowhere, within the reserved folder, to a name that says to keep
-     * it ({@link Backing#keepName}): the reserved folder's clearing at the start of the next mount
-     * deletes everything else in it. It stays served by its kept name.
+     * Renames a kept file that could go nowhere, within the reserved folder, to a name of its own that
+     * says to keep it ({@link Backing#KEEP_PREFIX} and a random part: libfuse's kept names repeat from
+     * one session to the next): the reserved folder's clearing deletes everything else in it. It stays
+     * served by its kept name.
      */
     private void markToKeep(String keptPath, Throwable failure) {
+        String keepName = Backing.KEEP_PREFIX + java.util.UUID.randomUUID();
         try {
             synchronized (unlinkedLock) {
-                Files.move(backing.resolve(keptPath), backing.keepPath(KeptNames.lastName(keptPath)));
+                Files.move(backing.resolve(keptPath), backing.reservedPath(keepName));
             }
+            backing.kept().markedToKeep(keptPath, keepName);
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e); // it stays under its kept name, kept from libfuse's delete for this session
         }
@@ -216,15 +219,15 @@ final class TreeOps {
 
     /**
      * When the mount starts and ends: files kept after a failed rename over them that could go back
-     * nowhere then (this session's, or marked to keep by an earlier one) go to the top folder now, if they can.
+     * nowhere then (this session's, or marked to keep by an earlier one) go to the top folder now, if
+     * they can. Nothing is recorded for their kept names: when the mount starts they are an earlier
+     * session's, and when it ends nothing is served any more.
      */
     void rescueUnplaced() throws IOException {
         for (String name : backing.keptToRescue()) {
-            String keptPath = "/" + (name.startsWith(Backing.KEEP_PREFIX) ? name.substring(Backing.KEEP_PREFIX.length()) : name);
             IOException failure = new IOException("could not put back a file kept after a failed rename");
             String place = moveToFirstFree(backing.reservedPath(name), topFolderPlaces(), failure);
             if (place != null) {
-                backing.kept().restored(keptPath, place, fileKeyOrNull(place));
                 LOG.warn("a file kept after a failed rename over it is now \"{}\" in the top folder", KeptNames.lastName(place));
             } else {
                 LOG.warn("a file kept after a failed rename over it could still not be saved in the vault's folders; "

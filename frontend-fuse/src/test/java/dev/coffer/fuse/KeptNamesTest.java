@@ -8,6 +8,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,11 +122,18 @@ class KeptNamesTest {
         backing.clearUnlinked();
         assertThat(root.resolve(Backing.UNLINKED)).as("kept, marked to keep").isDirectory();
 
-        ops(); // the next mount: a new session knows nothing of it
+        ops(); // the next mount: a new session knows nothing of it, and libfuse's kept names start over
+        Files.writeString(root.resolve("open2.txt"), "keep me too");
+        libfuseMovesAway("/open2.txt"); // the same kept name as in the session before
+        Files.writeString(root.resolve("open2.txt"), "taken as well");
+        assertThatThrownBy(() -> tree.rename("/folder", "/open2.txt")).isInstanceOf(IOException.class);
+        assertThat(Files.readString(backing.resolve(KEPT))).as("this session's file, not the earlier one").isEqualTo("keep me too");
         Files.delete(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"));
+        Files.delete(root.resolve(TreeOps.KEPT_FILE_NAME + " 8"));
         tree.rescueUnplaced();
         backing.clearUnlinked();
-        assertThat(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 7"))).isEqualTo("keep me");
+        assertThat(List.of(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 7")),
+                Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 8")))).containsExactlyInAnyOrder("keep me", "keep me too");
         assertThat(root.resolve(Backing.UNLINKED)).doesNotExist();
     }
 
