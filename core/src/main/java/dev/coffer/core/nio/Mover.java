@@ -6,6 +6,7 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.FileDeletion;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.CopyOption;
@@ -68,33 +69,51 @@ final class Mover {
         boolean oneRename = !e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE);
         // The new entry's writes and fsyncs come before the registry is held.
         boolean built = !oneRename && buildTargetEntry(e, to, dst, replace);
+        // The file being replaced may be stored under the name in another Unicode form (the lookup
+        // found it through an alias): the move's rename does not replace it, so it is deleted after.
+        boolean replacesAlias = replacesFile && !existing.entryPath().equals(to.entryPath());
         boolean[] moved = {false};
+        RuntimeException afterwards = null;
         try {
             openFiles.exclusively(() -> {
                 if (oneRename) {
-                    renameEntry(e, to, dst, existing != null, replace);
+                    renameEntry(e, to, dst, existing != null && !replacesAlias, replace);
                 } else {
                     moveIntoEntry(e, to, dst, replace);
                 }
                 moved[0] = true;
+                if (replacesAlias) {
+                    FileDeletion.deleteRegularFile(existing.payload());
+                    TreeWriter.removeEntryFolder(existing);
+                }
                 registryAfterMove(e, to, dst, replacesFile ? existing : null);
             });
         } catch (IOException | RuntimeException failure) {
-            if (built && !moved[0]) {
-                removeBuiltEntry(to, failure); // a half entry would take the name while no lookup finds it
+            if (!moved[0]) {
+                if (built) {
+                    removeBuiltEntry(to, failure); // a half entry would take the name while no lookup finds it
+                }
+                throw failure;
             }
-            throw failure;
+            if (failure instanceof IOException io) {
+                throw io; // the replaced alias could not be deleted: the move happened, the caller hears why
+            }
+            afterwards = (RuntimeException) failure; // a bug after the move: finish the move's steps, then throw
         }
         if (!oneRename) {
             try {
                 TreeWriter.removeEntryFolder(e);
             } catch (IOException leftover) {
                 // The move happened, so it is not reported as failed; what is left of the old entry (its
-                // folder, name.c9s) has no payload: readers skip it, and the health check reports it.
+                // folder, name.c9s) has no payload: readers skip it, but it keeps the old name taken
+                // (EEXIST) until the health check's repair removes it.
                 LOG.warn("could not remove the old entry folder of a moved entry ({})", leftover.getClass().getName());
             }
         }
         afterMove(e, to, src, dst);
+        if (afterwards != null) {
+            throw afterwards;
+        }
     }
 
     /**
@@ -105,8 +124,9 @@ final class Mover {
     private void moveIntoEntry(Entry e, Slot to, Located dst, boolean replace) throws IOException {
         Path target = to.payload(e.type());
         boolean taken = Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        if (taken && !(replace && e.type() == EntryType.FILE)) {
-            throw new FileAlreadyExistsException(dst.display());
+        boolean fileThere = taken && Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (taken && !(replace && e.type() == EntryType.FILE && fileThere)) {
+            throw new FileAlreadyExistsException(dst.display()); // only a file replaces a file
         }
         for (EntryType other : EntryType.values()) {
             if (other == e.type() || (other == EntryType.FILE && !to.shortened())) {
