@@ -230,6 +230,9 @@ final class TreeOps {
             if (place != null) {
                 LOG.warn("a file kept after a failed rename over it is now \"{}\" in the top folder", KeptNames.lastName(place));
             } else {
+                if (!name.startsWith(Backing.KEEP_PREFIX)) {
+                    markToKeep("/" + name, failure); // not marked yet: the next mount's clearing would delete it
+                }
                 LOG.warn("a file kept after a failed rename over it could still not be saved in the vault's folders; "
                         + "it stays in {} ({})", Backing.UNLINKED, failure.getClass().getName());
             }
