@@ -1,0 +1,60 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.text.Normalizer;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file moved over a file whose name another implementation stored in NFD (Coffer finds it through
+ * the NFC spelling, spec 4): the old entry goes, as with any replaced file, instead of staying beside
+ * the new one under the same name.
+ */
+class MoveOverAliasTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aFileMovedOverAnNfdStoredFileReplacesIt() throws IOException {
+        Path vault = tmp.resolve("v");
+        try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            String nfc = "Ångström.txt";
+            Files.writeString(fs.getPath("/stored-in-nfd"), "old content");
+            Path ciphertext = onlyFile(vault);
+            String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(nfc, Normalizer.Form.NFD), "") + ".c9r";
+            Files.move(ciphertext, ciphertext.resolveSibling(nfdName)); // as another implementation would store it
+            fs.mapper.invalidate(List.of());
+            try (Stream<Path> s = Files.list(fs.getPath("/"))) { // a listing learns the stored spelling
+                assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
+            }
+            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("old content");
+
+            Files.writeString(fs.getPath("/new.txt"), "new content");
+            Files.move(fs.getPath("/new.txt"), fs.getPath("/" + nfc), StandardCopyOption.REPLACE_EXISTING);
+
+            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("new content");
+            try (Stream<Path> s = Files.list(fs.getPath("/"))) {
+                assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
+            }
+            assertThat(onlyFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
+        }
+    }
+
+    /** The vault's one file's ciphertext (a {@code .c9r} file under {@code d/}). */
+    private static Path onlyFile(Path vault) throws IOException {
+        try (Stream<Path> s = Files.walk(vault.resolve("d"))) {
+            List<Path> files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
+                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r")).collect(Collectors.toList());
+            assertThat(files).hasSize(1);
+            return files.get(0);
+        }
+    }
+}
