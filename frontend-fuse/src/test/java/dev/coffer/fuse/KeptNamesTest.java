@@ -36,6 +36,18 @@ class KeptNamesTest {
         attributes = new AttributeOps(backing);
     }
 
+    /**
+     * A file at {@code path} with {@code content} (its folder made if missing) that a program has open,
+     * a folder {@code /folder} to rename over it, and libfuse's move of the file out of the way.
+     */
+    private void openFileMovedAway(String path, String content) throws IOException {
+        Path file = root.resolve(path.substring(1));
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+        Files.createDirectories(root.resolve("folder"));
+        libfuseMovesAway(path);
+    }
+
     /** What libfuse does before renaming over an open {@code path}: finds a free kept name, moves the file there. */
     private void libfuseMovesAway(String path) throws IOException {
         tree.requestStarts();
@@ -46,9 +58,7 @@ class KeptNamesTest {
 
     @Test
     void aFailedRenameOverAMovedAwayFilePutsItBack() throws IOException {
-        Files.writeString(root.resolve("open.txt"), "keep me");
-        Files.createDirectory(root.resolve("folder"));
-        libfuseMovesAway("/open.txt");
+        openFileMovedAway("/open.txt", "keep me");
         assertThat(root.resolve("open.txt")).doesNotExist();
         assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(NotDirectoryException.class);
         assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("keep me");
@@ -60,9 +70,7 @@ class KeptNamesTest {
 
     @Test
     void aTakenNameIsNeverReplacedThePutBackFileGetsANameOfItsOwn() throws IOException {
-        Files.writeString(root.resolve("open.txt"), "old version");
-        Files.createDirectory(root.resolve("folder"));
-        libfuseMovesAway("/open.txt");
+        openFileMovedAway("/open.txt", "old version");
         Files.writeString(root.resolve("open.txt"), "what got there meanwhile"); // a sync client, or the failed rename
         assertThatThrownBy(() -> tree.rename("/folder", "/open.txt")).isInstanceOf(IOException.class);
         assertThat(Files.readString(root.resolve("open.txt"))).isEqualTo("what got there meanwhile");
@@ -73,10 +81,7 @@ class KeptNamesTest {
 
     @Test
     void aPutBackFileIsFollowedThroughRenamesAndNotConfusedWithANewFileOfItsName() throws IOException {
-        Files.createDirectory(root.resolve("d"));
-        Files.writeString(root.resolve("d/open.txt"), "keep me");
-        Files.createDirectory(root.resolve("folder"));
-        libfuseMovesAway("/d/open.txt");
+        openFileMovedAway("/d/open.txt", "keep me");
         assertThatThrownBy(() -> tree.rename("/folder", "/d/open.txt")).isInstanceOf(NotDirectoryException.class);
         tree.requestStarts();
         tree.rename("/d/open.txt", "/d/renamed.txt");
@@ -96,10 +101,7 @@ class KeptNamesTest {
 
     @Test
     void whenItsFolderIsGoneThePutBackFileGoesToTheTopFolder() throws IOException {
-        Files.createDirectory(root.resolve("d"));
-        Files.writeString(root.resolve("d/open.txt"), "keep me");
-        Files.createDirectory(root.resolve("folder"));
-        libfuseMovesAway("/d/open.txt");
+        openFileMovedAway("/d/open.txt", "keep me");
         Files.delete(root.resolve("d")); // a sync client removed the emptied folder meanwhile
         assertThatThrownBy(() -> tree.rename("/folder", "/d/open.txt")).isInstanceOf(IOException.class);
         assertThat(Files.readString(root.resolve(TreeOps.KEPT_FILE_NAME + " 1"))).isEqualTo("keep me");
@@ -142,9 +144,7 @@ class KeptNamesTest {
 
     @Test
     void aMoveAwayIsForgottenWhenTheNextRequestStarts() throws IOException {
-        Files.writeString(root.resolve("open.txt"), "unlinked while open");
-        Files.createDirectory(root.resolve("folder"));
-        libfuseMovesAway("/open.txt"); // an unlink of an open file: the request ends here
+        openFileMovedAway("/open.txt", "unlinked while open"); // an unlink of an open file: the request ends here
         tree.requestStarts();
         tree.rename("/folder", "/open.txt"); // a later request: the name is free, nothing to put back
         assertThat(root.resolve("open.txt")).isDirectory();

@@ -28,7 +28,7 @@ class MoveOverAliasTest {
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
             String nfc = "Ångström.txt";
             Files.writeString(fs.getPath("/stored-in-nfd"), "old content");
-            Path ciphertext = onlyFile(vault);
+            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
             String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(nfc, Normalizer.Form.NFD), "") + ".c9r";
             Files.move(ciphertext, ciphertext.resolveSibling(nfdName)); // as another implementation would store it
             fs.mapper.invalidate(List.of());
@@ -44,17 +44,7 @@ class MoveOverAliasTest {
             try (Stream<Path> s = Files.list(fs.getPath("/"))) {
                 assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
             }
-            assertThat(onlyFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
-        }
-    }
-
-    /** The vault's one file's ciphertext (a {@code .c9r} file under {@code d/}). */
-    private static Path onlyFile(Path vault) throws IOException {
-        try (Stream<Path> s = Files.walk(vault.resolve("d"))) {
-            List<Path> files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
-                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r")).collect(Collectors.toList());
-            assertThat(files).hasSize(1);
-            return files.get(0);
+            assertThat(TestVaults.onlyCiphertextFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
         }
     }
 }

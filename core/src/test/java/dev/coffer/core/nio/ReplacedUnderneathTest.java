@@ -10,9 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +40,7 @@ class ReplacedUnderneathTest {
     @Test
     void anOpenFileReplacedByASyncClientIsNotJoinedByLaterOpens() throws IOException {
         Files.writeString(file, "version 1");
-        Path ciphertext = onlyCiphertextFile();
+        Path ciphertext = TestVaults.onlyCiphertextFile(tmp.resolve("v"));
         Path synced = Files.copy(ciphertext, tmp.resolve("synced.c9r")); // what the sync client will bring back
         Files.writeString(file, "the second version");
         try (FileChannel open = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -61,14 +58,14 @@ class ReplacedUnderneathTest {
     @Test
     void anOpenFileDeletedUnderneathIsCreatedAfreshByTheNextSave() throws IOException {
         Files.writeString(file, "old");
-        Path ciphertext = onlyCiphertextFile();
+        Path ciphertext = TestVaults.onlyCiphertextFile(tmp.resolve("v"));
         try (FileChannel open = FileChannel.open(file, StandardOpenOption.READ)) {
             Files.delete(ciphertext);
             Files.writeString(file, "new content", StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             assertThat(read(open)).isEqualTo("old");
         }
         assertThat(Files.readString(file)).isEqualTo("new content");
-        assertThat(onlyCiphertextFile()).exists();
+        assertThat(TestVaults.onlyCiphertextFile(tmp.resolve("v"))).exists();
     }
 
     @Test
@@ -86,15 +83,5 @@ class ReplacedUnderneathTest {
         ByteBuffer buf = ByteBuffer.allocate(1024);
         ch.read(buf, 0);
         return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
-    }
-
-    /** The vault's one file's ciphertext (a {@code .c9r} file under {@code d/}). */
-    private Path onlyCiphertextFile() throws IOException {
-        try (Stream<Path> s = Files.walk(tmp.resolve("v").resolve("d"))) {
-            List<Path> files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
-                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r")).collect(Collectors.toList());
-            assertThat(files).hasSize(1);
-            return files.get(0);
-        }
     }
 }

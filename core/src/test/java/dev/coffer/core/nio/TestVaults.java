@@ -2,7 +2,11 @@ package dev.coffer.core.nio;
 
 import dev.coffer.core.testing.SharedTestData;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** This package's view of {@link SharedTestData}: opening may resolve conflicts on disk, so tests open copies. */
 final class TestVaults {
@@ -14,5 +18,17 @@ final class TestVaults {
 
     static Path copy(String name, Path tmp) throws IOException {
         return SharedTestData.copyVault(name, tmp);
+    }
+
+    /** The ciphertext of a vault's only file: its one {@code .c9r} file under {@code d/} that is not a folder's or link's. */
+    static Path onlyCiphertextFile(Path vault) throws IOException {
+        try (Stream<Path> s = Files.walk(vault.resolve("d"))) {
+            List<Path> files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
+                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r")).collect(Collectors.toList());
+            if (files.size() != 1) {
+                throw new AssertionError("expected one ciphertext file, found " + files);
+            }
+            return files.get(0);
+        }
     }
 }
