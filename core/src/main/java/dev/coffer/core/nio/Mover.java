@@ -6,7 +6,6 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
-import dev.coffer.core.util.FileDeletion;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.CopyOption;
@@ -56,19 +55,28 @@ final class Mover {
         Slot to = writer.writableSlot(new Located(dst.path(), dst.parent(), dst.slot(), null));
         Entry existing = dst.entry();
         boolean fileOverFile = false;
+        ReplacedEntry setAside = null;
         if (existing != null) {
             if (!replace) {
                 throw new FileAlreadyExistsException(dst.display());
             }
             fileOverFile = existing.type() == EntryType.FILE && e.type() == EntryType.FILE;
             if (!fileOverFile) {
-                deleteReplaced(dst);
+                setAside = setAside(dst); // deleted once the move is done, put back if it fails
             }
         }
         boolean replacesFile = fileOverFile;
         boolean oneRename = !e.shortened() && !to.shortened() && (existing == null || e.type() == EntryType.FILE);
         // The new entry's writes and fsyncs come before the registry is held.
-        boolean built = !oneRename && buildTargetEntry(e, to, dst, replace);
+        boolean built;
+        try {
+            built = !oneRename && buildTargetEntry(e, to, dst, replace);
+        } catch (IOException | RuntimeException failure) {
+            if (setAside != null) {
+                setAside.putBack(failure);
+            }
+            throw failure;
+        }
         // The file being replaced may be stored under the name in another Unicode form (the lookup
         // found it through an alias): the move's rename does not replace it, so it is deleted after.
         boolean replacesAlias = replacesFile && !existing.entryPath().equals(to.entryPath());
@@ -77,26 +85,28 @@ final class Mover {
         try {
             openFiles.exclusively(() -> {
                 if (oneRename) {
-                    renameEntry(e, to, dst, existing != null && !replacesAlias, replace);
+                    renameEntry(e, to, dst, replacesFile && !replacesAlias, replace);
                 } else {
                     moveIntoEntry(e, to, dst, replace);
                 }
                 moved[0] = true;
-                if (replacesAlias) {
-                    FileDeletion.deleteRegularFile(existing.payload());
-                    TreeWriter.removeEntryFolder(existing);
-                }
                 registryAfterMove(e, to, dst, replacesFile ? existing : null);
+                if (replacesAlias) {
+                    deleteAlias(existing);
+                }
             });
         } catch (IOException | RuntimeException failure) {
             if (!moved[0]) {
                 if (built) {
                     removeBuiltEntry(to, failure); // a half entry would take the name while no lookup finds it
                 }
+                if (setAside != null) {
+                    setAside.putBack(failure);
+                }
                 throw failure;
             }
             if (failure instanceof IOException io) {
-                throw io; // the replaced alias could not be deleted: the move happened, the caller hears why
+                throw io; // not thrown after the move (see deleteAlias); kept so that the compiler knows
             }
             afterwards = (RuntimeException) failure; // a bug after the move: finish the move's steps, then throw
         }
@@ -109,6 +119,9 @@ final class Mover {
                 // (EEXIST) until the health check's repair removes it.
                 LOG.warn("could not remove the old entry folder of a moved entry ({})", leftover.getClass().getName());
             }
+        }
+        if (setAside != null) {
+            setAside.discard();
         }
         afterMove(e, to, src, dst);
         if (afterwards != null) {
@@ -152,6 +165,22 @@ final class Mover {
         atomicRename(e.entryPath(), to.entryPath(), seen || fileSince);
         if (fileSince) {
             openFiles.deleted(to.entryPath()); // channels on the replaced file keep it; new opens must not join it
+        }
+    }
+
+    /**
+     * Deletes the replaced file's entry stored under the name's other Unicode form. The move has
+     * happened, so a failure is not reported as the move's: it leaves that entry beside the moved
+     * one (listings show either) until it is deleted, and is logged. One a sync client removed
+     * meanwhile is simply gone.
+     */
+    private static void deleteAlias(Entry alias) {
+        try {
+            Files.deleteIfExists(alias.payload());
+            TreeWriter.removeEntryFolder(alias);
+        } catch (IOException e) {
+            LOG.warn("could not delete the replaced file's entry under its name's other Unicode form ({}): {}",
+                    e.getClass().getName(), alias.entryPath());
         }
     }
 
@@ -212,9 +241,9 @@ final class Mover {
         return true;
     }
 
-    private void deleteReplaced(Located dst) throws IOException {
+    private ReplacedEntry setAside(Located dst) throws IOException {
         try {
-            writer.delete(dst);
+            return ReplacedEntry.setAside(dst, mapper, openFiles);
         } catch (DirectoryNotEmptyException e) {
             throw new DirectoryNotEmptyException(dst.display());
         }
@@ -226,11 +255,14 @@ final class Mover {
             mapper.invalidate(dst.path().nfcNames());
             openFiles.folderMoved(src.display(), dst.display());
         }
+        if (to.shortened()) {
+            AtomicFiles.syncDirectory(to.entryPath()); // the payload's new link, inside the new entry folder
+        }
         AtomicFiles.syncDirectory(e.parent().storage());
         AtomicFiles.syncDirectory(to.parent().storage());
     }
 
-    private static void atomicRename(Path from, Path to, boolean replace) throws IOException {
+    static void atomicRename(Path from, Path to, boolean replace) throws IOException {
         try {
             if (replace) {
                 Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -130,6 +130,23 @@ final class TreeWriter {
         }
     }
 
+    /**
+     * Throws {@link DirectoryNotEmptyException} if the folder's storage holds anything but
+     * {@code dirid.c9r} (even foreign files); false if the storage folder is missing.
+     */
+    static boolean requireEmpty(CiphertextDirectory dir, Located l) throws IOException {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.storage())) {
+            for (Path p : ds) {
+                if (!p.getFileName().toString().equals(DirectoryLister.DIRID_FILE)) {
+                    throw new DirectoryNotEmptyException(l.display());
+                }
+            }
+            return true;
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return false;
+        }
+    }
+
     /** Removes what is left of an entry once its payload is gone: {@code name.c9s} and the entry folder. */
     static void removeEntryFolder(Entry e) throws IOException {
         if (e.shortened()) {
@@ -141,14 +158,8 @@ final class TreeWriter {
     }
 
     /** Deletes an empty folder's storage; anything but {@code dirid.c9r} in it (even foreign files) means not empty. */
-    private static void deleteStorage(CiphertextDirectory dir, Located l) throws IOException {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.storage())) {
-            for (Path p : ds) {
-                if (!p.getFileName().toString().equals(DirectoryLister.DIRID_FILE)) {
-                    throw new DirectoryNotEmptyException(l.display());
-                }
-            }
-        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+    static void deleteStorage(CiphertextDirectory dir, Located l) throws IOException {
+        if (!requireEmpty(dir, l)) {
             return; // pointer to a missing storage folder: nothing to lose
         }
         Files.deleteIfExists(dir.storage().resolve(DirectoryLister.DIRID_FILE));

@@ -1,0 +1,100 @@
+package dev.coffer.core.nio;
+
+import dev.coffer.core.names.CiphertextDirectory;
+import dev.coffer.core.names.Entry;
+import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.PathMapper;
+import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.FileDeletion;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry a move replaces where the move is more than one rename over it (a folder or link on
+ * either side): it is renamed aside to a {@code .coffer-tmp-} name in its folder first (readers
+ * ignore it), deleted once the move is done, and put back if the move fails, so that a failed move
+ * leaves the target as it was (rename(2)). A crash in between leaves it set aside, which repair
+ * removes after 24 hours; never a target lost while the move did not happen.
+ */
+final class ReplacedEntry {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplacedEntry.class);
+    private final Entry original;
+    private final Entry aside;
+    private final Located where;
+    private final CiphertextDirectory folder; // the replaced folder's storage, or null
+    private final PathMapper mapper;
+    private final OpenFiles openFiles;
+
+    private ReplacedEntry(Entry original, Entry aside, Located where, CiphertextDirectory folder, PathMapper mapper,
+            OpenFiles openFiles) {
+        this.original = original;
+        this.aside = aside;
+        this.where = where;
+        this.folder = folder;
+        this.mapper = mapper;
+        this.openFiles = openFiles;
+    }
+
+    /** Sets {@code target}'s entry aside; a folder must be empty (else nothing changes). */
+    static ReplacedEntry setAside(Located target, PathMapper mapper, OpenFiles openFiles) throws IOException {
+        Entry e = target.entry();
+        CiphertextDirectory folder = null;
+        if (e.type() == EntryType.DIRECTORY) {
+            folder = mapper.open(e, target.display());
+            TreeWriter.requireEmpty(folder, target);
+        }
+        Entry aside = new Entry(e.parent(), e.name(), e.type(), e.entryPath().resolveSibling(AtomicFiles.tempName()),
+                e.shortened());
+        ReplacedEntry r = new ReplacedEntry(e, aside, target, folder, mapper, openFiles);
+        r.rename(e, aside);
+        return r;
+    }
+
+    /** The move failed: the entry goes back under its name, unless something took the name meanwhile. */
+    void putBack(Throwable failure) {
+        try {
+            rename(aside, original);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+            LOG.warn("a replaced entry could not be put back after a failed move; it stays set aside as {}", aside.entryPath());
+        }
+    }
+
+    /** The move is done: the replaced entry is deleted (what cannot be is left for repair, and logged). */
+    void discard() {
+        try {
+            if (aside.type() == EntryType.FILE) {
+                openFiles.exclusively(() -> {
+                    FileDeletion.deleteRegularFile(aside.payload());
+                    openFiles.deleted(aside.payload()); // channels still open keep the file (POSIX)
+                });
+            } else {
+                FileDeletion.deleteRegularFile(aside.payload());
+            }
+            TreeWriter.removeEntryFolder(aside);
+            if (folder != null) {
+                TreeWriter.deleteStorage(folder, where);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not delete an entry replaced by a move ({}); it stays set aside as {}", e.getClass().getName(),
+                    aside.entryPath());
+        }
+        AtomicFiles.syncDirectory(original.parent().storage());
+    }
+
+    private void rename(Entry from, Entry to) throws IOException {
+        if (from.type() == EntryType.FILE) {
+            // Open channels on the file follow it, so that a put-back file is still the one they share.
+            openFiles.exclusively(() -> {
+                Mover.atomicRename(from.entryPath(), to.entryPath(), false);
+                openFiles.moved(from.payload(), to.payload(), where.display());
+            });
+        } else {
+            Mover.atomicRename(from.entryPath(), to.entryPath(), false);
+        }
+        if (from.type() == EntryType.DIRECTORY) {
+            mapper.invalidate(where.path().nfcNames()); // a lookup that started earlier must not cache the old state
+        }
+    }
+}
