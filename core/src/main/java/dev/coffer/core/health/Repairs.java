@@ -127,7 +127,25 @@ final class Repairs {
 
     PlannedRepair removeTemporaryFile(Path file) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + file, "remove the left-over temporary file " + keys.relative(file),
-                r -> Files.deleteIfExists(file));
+                r -> removeTemporary(file));
+    }
+
+    /**
+     * A temporary file, or an entry a move set aside (a folder holding its payload and maybe
+     * {@code name.c9s}, vault-format.md 4): its files, then the folder. Anything deeper is not
+     * Coffer's, and keeps the folder.
+     */
+    private static void removeTemporary(Path p) throws IOException {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            try (var inside = Files.newDirectoryStream(p)) {
+                for (Path f : inside) {
+                    if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                        Files.delete(f);
+                    }
+                }
+            }
+        }
+        Files.deleteIfExists(p);
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

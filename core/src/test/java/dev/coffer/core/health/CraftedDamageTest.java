@@ -384,6 +384,18 @@ class CraftedDamageTest {
     }
 
     @Test
+    void anEntrySetAsideByAMoveIsRemovedWhenOlderThanADay() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path aside = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000cc"));
+        Files.write(aside.resolve("symlink.c9r"), new byte[] {1});
+        Files.write(aside.resolve("name.c9s"), new byte[] {2});
+        Files.setLastModifiedTime(aside, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        assertThat(v.check().ofKind(FindingKind.TEMPORARY_FILE)).hasSize(1);
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(aside).doesNotExist();
+    }
+
+    @Test
     void foreignFilesUndecryptableNamesAndRootCopiesAreListedNeverDeleted() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path root = v.storage("/");
