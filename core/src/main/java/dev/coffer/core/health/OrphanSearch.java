@@ -55,7 +55,7 @@ final class OrphanSearch {
             try {
                 List<String> names = DirectoryLister.sortedNames(storage);
                 orphans.put(norm(storage), new Orphan(storage, small.dirIdIn(storage.resolve(DirectoryLister.DIRID_FILE)), names,
-                        holdsNothing(names), small.changedInTheLastDay(storage), pointers.referrersOf(storage)));
+                        holdsNothing(storage, names), small.changedInTheLastDay(storage), pointers.referrersOf(storage)));
             } catch (IOException e) {
                 walk.unreadable(null, storage, e);
             }
@@ -145,9 +145,13 @@ final class OrphanSearch {
         return p.toAbsolutePath().normalize();
     }
 
-    /** True if a storage folder holding {@code names} holds no entry: only {@code dirid.c9r} and temporary files, or nothing. */
-    static boolean holdsNothing(List<String> names) {
-        return names.stream().allMatch(n -> n.equals(DirectoryLister.DIRID_FILE) || n.startsWith(AtomicFiles.TEMP_PREFIX));
+    /**
+     * True if a storage folder holding {@code names} holds no entry: only {@code dirid.c9r} and
+     * temporary files, or nothing (a {@code .coffer-tmp-} folder holds an entry a move set aside).
+     */
+    static boolean holdsNothing(Path storage, List<String> names) {
+        return names.stream().allMatch(n -> n.equals(DirectoryLister.DIRID_FILE) || n.startsWith(AtomicFiles.TEMP_PREFIX)
+                && !Files.isDirectory(storage.resolve(n), LinkOption.NOFOLLOW_LINKS));
     }
 
     private void adopt(Orphan o, StorageInspector inspector) {

@@ -131,21 +131,32 @@ final class Repairs {
     }
 
     /**
-     * A temporary file, or an entry a move set aside (a folder holding its payload and maybe
-     * {@code name.c9s}, vault-format.md 4): its files, then the folder. Anything deeper is not
-     * Coffer's, and keeps the folder.
+     * A temporary file, or the folder in which a move set aside the entry it replaced (vault-format.md
+     * 4): that entry (a file, or an entry folder with its files), then the folder. Anything deeper is
+     * not Coffer's, and keeps the folder.
      */
     private static void removeTemporary(Path p) throws IOException {
         if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             try (var inside = Files.newDirectoryStream(p)) {
-                for (Path f : inside) {
-                    if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                        Files.delete(f);
+                for (Path entry : inside) {
+                    if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                        deleteFilesIn(entry);
                     }
+                    Files.delete(entry);
                 }
             }
         }
         Files.deleteIfExists(p);
+    }
+
+    private static void deleteFilesIn(Path folder) throws IOException {
+        try (var inside = Files.newDirectoryStream(folder)) {
+            for (Path f : inside) {
+                if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(f);
+                }
+            }
+        }
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

@@ -120,10 +120,13 @@ final class Mover {
                 LOG.warn("could not remove the old entry folder of a moved entry ({})", leftover.getClass().getName());
             }
         }
-        if (setAside != null) {
-            setAside.discard();
+        try {
+            afterMove(e, to, src, dst);
+        } finally {
+            if (setAside != null) {
+                setAside.discard(); // after the move's fsyncs: a crash never keeps the delete without the move
+            }
         }
-        afterMove(e, to, src, dst);
         if (afterwards != null) {
             throw afterwards;
         }
@@ -208,7 +211,7 @@ final class Mover {
                     return;
                 }
             }
-        } catch (IOException listing) {
+        } catch (IOException | java.nio.file.DirectoryIteratorException listing) {
             failure.addSuppressed(listing);
             return;
         }

@@ -7,29 +7,35 @@ import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.util.AtomicFiles;
 import dev.coffer.core.util.FileDeletion;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The entry a move replaces where the move is more than one rename over it (a folder or link on
- * either side): it is renamed aside to a {@code .coffer-tmp-} name in its folder first (readers
- * ignore it), deleted once the move is done, and put back if the move fails, so that a failed move
- * leaves the target as it was (rename(2)). A crash in between leaves it set aside, which repair
- * removes after 24 hours; never a target lost while the move did not happen.
+ * either side): it is moved aside first, under its own name, into a new {@code .coffer-tmp-} folder
+ * beside it (readers ignore it), deleted once the move is done, and put back if the move fails, so
+ * that a failed move leaves the target as it was (rename(2)). A crash in between leaves it set aside
+ * in that folder, whose own time starts the 24 hours after which repair removes it (the entry keeps
+ * its times); never a target lost while the move did not happen and nothing there to find it by.
  */
 final class ReplacedEntry {
     private static final Logger LOG = LoggerFactory.getLogger(ReplacedEntry.class);
     private final Entry original;
+    private final Path holder;
     private final Entry aside;
     private final Located where;
     private final CiphertextDirectory folder; // the replaced folder's storage, or null
     private final PathMapper mapper;
     private final OpenFiles openFiles;
 
-    private ReplacedEntry(Entry original, Entry aside, Located where, CiphertextDirectory folder, PathMapper mapper,
+    private ReplacedEntry(Entry original, Path holder, Located where, CiphertextDirectory folder, PathMapper mapper,
             OpenFiles openFiles) {
         this.original = original;
-        this.aside = aside;
+        this.holder = holder;
+        this.aside = new Entry(original.parent(), original.name(), original.type(),
+                holder.resolve(original.entryPath().getFileName().toString()), original.shortened());
         this.where = where;
         this.folder = folder;
         this.mapper = mapper;
@@ -44,10 +50,15 @@ final class ReplacedEntry {
             folder = mapper.open(e, target.display());
             TreeWriter.requireEmpty(folder, target);
         }
-        Entry aside = new Entry(e.parent(), e.name(), e.type(), e.entryPath().resolveSibling(AtomicFiles.tempName()),
-                e.shortened());
-        ReplacedEntry r = new ReplacedEntry(e, aside, target, folder, mapper, openFiles);
-        r.rename(e, aside);
+        Path holder = Files.createDirectory(e.entryPath().resolveSibling(AtomicFiles.tempName()));
+        ReplacedEntry r = new ReplacedEntry(e, holder, target, folder, mapper, openFiles);
+        try {
+            r.rename(e, r.aside);
+        } catch (IOException | RuntimeException failure) {
+            r.removeHolder(failure);
+            throw failure;
+        }
+        AtomicFiles.syncDirectory(e.parent().storage());
         return r;
     }
 
@@ -57,13 +68,19 @@ final class ReplacedEntry {
             rename(aside, original);
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
-            LOG.warn("a replaced entry could not be put back after a failed move; it stays set aside as {}", aside.entryPath());
+            LOG.warn("a replaced entry could not be put back after a failed move; it stays set aside in {}", holder);
+            return;
         }
+        removeHolder(failure);
+        AtomicFiles.syncDirectory(original.parent().storage());
     }
 
     /** The move is done: the replaced entry is deleted (what cannot be is left for repair, and logged). */
     void discard() {
         try {
+            if (folder != null) {
+                TreeWriter.deleteStorage(folder, where); // first: a file created in it meanwhile keeps its pointer
+            }
             if (aside.type() == EntryType.FILE) {
                 openFiles.exclusively(() -> {
                     FileDeletion.deleteRegularFile(aside.payload());
@@ -73,14 +90,20 @@ final class ReplacedEntry {
                 FileDeletion.deleteRegularFile(aside.payload());
             }
             TreeWriter.removeEntryFolder(aside);
-            if (folder != null) {
-                TreeWriter.deleteStorage(folder, where);
-            }
+            Files.delete(holder);
         } catch (IOException e) {
-            LOG.warn("could not delete an entry replaced by a move ({}); it stays set aside as {}", e.getClass().getName(),
-                    aside.entryPath());
+            LOG.warn("could not delete an entry replaced by a move ({}); it stays set aside in {}", e.getClass().getName(),
+                    holder);
         }
         AtomicFiles.syncDirectory(original.parent().storage());
+    }
+
+    private void removeHolder(Throwable failure) {
+        try {
+            Files.deleteIfExists(holder);
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     private void rename(Entry from, Entry to) throws IOException {

@@ -3,6 +3,7 @@ package dev.coffer.core.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.LongNames;
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.vault.CipherCombo;
@@ -386,13 +387,27 @@ class CraftedDamageTest {
     @Test
     void anEntrySetAsideByAMoveIsRemovedWhenOlderThanADay() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path young = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000cd"));
+        Files.write(young.resolve("AAAAAAAAAAAAAAAAAAAAAAAA.c9r"), new byte[] {1}); // a short-named file set aside
         Path aside = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000cc"));
-        Files.write(aside.resolve("symlink.c9r"), new byte[] {1});
-        Files.write(aside.resolve("name.c9s"), new byte[] {2});
+        Path entry = Files.createDirectory(aside.resolve("BBBBBBBBBBBBBBBBBBBBBBBBBBBB.c9s")); // a long-named link
+        Files.write(entry.resolve("symlink.c9r"), new byte[] {1});
+        Files.write(entry.resolve("name.c9s"), new byte[] {2});
         Files.setLastModifiedTime(aside, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
-        assertThat(v.check().ofKind(FindingKind.TEMPORARY_FILE)).hasSize(1);
-        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(v.check().ofKind(FindingKind.TEMPORARY_FILE)).hasSize(2);
+        assertThat(v.repairAndCheck().findings()).extracting(Finding::ciphertextPath).containsExactly(v.relative(young));
         assertThat(aside).doesNotExist();
+        assertThat(young.resolve("AAAAAAAAAAAAAAAAAAAAAAAA.c9r")).exists(); // within its day: a move may be under way
+    }
+
+    @Test
+    void aStorageFolderHoldingAnEntrySetAsideIsNotEmpty() throws IOException {
+        Path storage = Files.createDirectory(tmp.resolve("storage"));
+        Files.write(storage.resolve("dirid.c9r"), new byte[] {1});
+        Files.write(storage.resolve(".coffer-tmp-00000000000000aa"), new byte[] {2});
+        assertThat(OrphanSearch.holdsNothing(storage, DirectoryLister.sortedNames(storage))).isTrue();
+        Files.createDirectories(storage.resolve(".coffer-tmp-00000000000000bb").resolve("CCCCCCCCCCCCCCCC.c9r"));
+        assertThat(OrphanSearch.holdsNothing(storage, DirectoryLister.sortedNames(storage))).isFalse();
     }
 
     @Test
