@@ -75,13 +75,42 @@ public final class PathMapper {
             attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
-            return alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS) ? new Found(alias, null) : null;
+            if (alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS)) {
+                return new Found(alias, null);
+            }
+            return storedDecomposed(slot, attributeType);
         }
         EntryType type = cachedTypeOf(slot.entryPath(), slot.shortened(), attrs, statTime);
         if (type == null) {
             return null;
         }
         return new Found(new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened()), attrs);
+    }
+
+    /**
+     * The entry stored under the NFD spelling of {@code slot}'s name (as macOS tools write names), or
+     * null: found without a listing of the folder, so that opening, creating or replacing such a name
+     * before its folder was listed finds it instead of missing it (and making a second entry beside
+     * it). One more encryption and stat, only for a missing name that has a decomposed form.
+     */
+    private Found storedDecomposed(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
+        String nfd = java.text.Normalizer.normalize(slot.name(), java.text.Normalizer.Form.NFD);
+        if (nfd.equals(slot.name())) {
+            return null;
+        }
+        Slot stored = slot(slot.parent(), nfd);
+        BasicFileAttributes attrs;
+        long statTime = entryTypes.now();
+        try {
+            attrs = Files.readAttributes(stored.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        EntryType type = cachedTypeOf(stored.entryPath(), stored.shortened(), attrs, statTime);
+        if (type == null) {
+            return null;
+        }
+        return new Found(new Entry(slot.parent(), slot.name(), type, stored.entryPath(), stored.shortened()), attrs);
     }
 
     /** {@link #typeOf}, for an entry folder from what its last probe found while it is unchanged. */
