@@ -99,6 +99,9 @@ public final class PathMapper {
             return null;
         }
         Slot stored = slot(slot.parent(), nfd);
+        if (stored.entryPath().getFileSystem() == FileSystems.getDefault() && !stored.entryPath().toFile().exists()) {
+            return null; // the usual answer, without the exception NIO's stat throws for it
+        }
         BasicFileAttributes attrs;
         long statTime = entryTypes.now();
         try {

@@ -235,6 +235,11 @@ final class Mover {
         }
         if (Files.exists(to.entryPath(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             if (replace && e.type() == EntryType.FILE) {
+                if (to.shortened() && !Files.exists(to.entryPath().resolve(LongNames.NAME_FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    // Left without its name file (a removal that stopped half-way): listings would skip the moved file.
+                    AtomicFiles.write(to.entryPath().resolve(LongNames.NAME_FILE),
+                            to.c9rName().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
                 return false; // a file replacing a file moves into the existing entry
             }
             // Not ours (being created by somebody else right now, or left half made): its name is taken.
@@ -258,8 +263,8 @@ final class Mover {
             mapper.invalidate(dst.path().nfcNames());
             openFiles.folderMoved(src.display(), dst.display());
         }
-        if (to.shortened()) {
-            AtomicFiles.syncDirectory(to.entryPath()); // the payload's new link, inside the new entry folder
+        if (to.shortened() || e.type() != EntryType.FILE) {
+            AtomicFiles.syncDirectory(to.entryPath()); // the payload's new link, inside the entry folder
         }
         AtomicFiles.syncDirectory(e.parent().storage());
         AtomicFiles.syncDirectory(to.parent().storage());
