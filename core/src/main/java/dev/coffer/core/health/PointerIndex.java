@@ -4,6 +4,7 @@ import dev.coffer.core.names.DirIdFiles;
 import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.LongNames;
+import dev.coffer.core.util.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -82,6 +83,11 @@ final class PointerIndex {
     private void scanFolder(Path storage, ErrorSink errors) throws IOException {
         for (String name : DirectoryLister.sortedNames(storage)) {
             Path entry = storage.resolve(name);
+            if (name.startsWith(AtomicFiles.TEMP_PREFIX) && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                // An entry a move set aside: its folder's storage is left alone until repair puts it back or removes it.
+                scanFolder(entry, errors);
+                continue;
+            }
             if (!(name.endsWith(LongNames.C9R) || name.endsWith(LongNames.C9S)) || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
                 continue;
             }

@@ -127,36 +127,46 @@ final class Repairs {
 
     PlannedRepair removeTemporaryFile(Path file) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + file, "remove the left-over temporary file " + keys.relative(file),
-                r -> removeTemporary(file));
+                r -> Files.deleteIfExists(file));
     }
 
     /**
-     * A temporary file, or the folder in which a move set aside the entry it replaced (vault-format.md
-     * 4): that entry (a file, or an entry folder with its files), then the folder. Anything deeper is
-     * not Coffer's, and keeps the folder.
+     * The folder in which a move set aside the entry it replaced (vault-format.md 4), left by an
+     * interrupted move: the entry goes back under its name if that is free (the move did not happen),
+     * else it is removed (the moved entry took its name), and the folder with it.
      */
-    private static void removeTemporary(Path p) throws IOException {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            try (var inside = Files.newDirectoryStream(p)) {
-                for (Path entry : inside) {
-                    if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-                        deleteFilesIn(entry);
-                    }
-                    Files.delete(entry);
-                }
-            }
-        }
-        Files.deleteIfExists(p);
+    PlannedRepair putBackOrRemoveSetAside(Path holder) {
+        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back, or remove if its name is taken, the entry "
+                + "an interrupted move set aside in " + keys.relative(holder), r -> putBackOrRemove(holder));
     }
 
-    private static void deleteFilesIn(Path folder) throws IOException {
-        try (var inside = Files.newDirectoryStream(folder)) {
-            for (Path f : inside) {
-                if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.delete(f);
+    private static void putBackOrRemove(Path holder) throws IOException {
+        try (var inside = Files.newDirectoryStream(holder)) {
+            for (Path entry : inside) {
+                Path slot = holder.resolveSibling(entry.getFileName());
+                if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
+                } else {
+                    removeSetAsideEntry(entry);
                 }
             }
         }
+        Files.deleteIfExists(holder);
+        AtomicFiles.syncDirectory(holder.getParent());
+    }
+
+    /**
+     * Removes an entry set aside whose name the move gave to another: the entry file, or the entry
+     * folder's payload and name file. Anything else in it (a sync client's conflict copy) keeps it.
+     */
+    private static void removeSetAsideEntry(Path entry) throws IOException {
+        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+            Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
+            for (EntryType t : EntryType.values()) {
+                Files.deleteIfExists(entry.resolve(t.payloadName()));
+            }
+        }
+        Files.delete(entry);
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

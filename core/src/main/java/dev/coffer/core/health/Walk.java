@@ -2,6 +2,7 @@ package dev.coffer.core.health;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -132,7 +133,11 @@ final class Walk {
 
     /** A left-over {@code .coffer-tmp-*} file: a note, removed by repair once it is a day old (spec 6). */
     void temporaryFile(String cleartextPath, Path p) throws IOException {
-        if (small.olderThanADay(p)) {
+        boolean setAside = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+        if (small.olderThanADay(p) && setAside) {
+            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
+                    + " repair puts it back if its name is free, else removes it", repairs.putBackOrRemoveSetAside(p));
+        } else if (small.olderThanADay(p)) {
             report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "older than 24 hours; repair removes it (spec 6)",
                     repairs.removeTemporaryFile(p));
         } else {
