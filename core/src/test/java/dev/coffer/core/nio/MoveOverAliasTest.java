@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the new one under the same name.
  */
 class MoveOverAliasTest {
+    private static final String NFC = "Ångström.txt";
+
     @TempDir
     Path tmp;
 
@@ -29,25 +31,13 @@ class MoveOverAliasTest {
     void aFileMovedOverAnNfdStoredFileReplacesIt() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            String nfc = "Ångström.txt";
-            Files.writeString(fs.getPath("/stored-in-nfd"), "old content");
-            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
-            String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(nfc, Normalizer.Form.NFD), "") + ".c9r";
-            Files.move(ciphertext, ciphertext.resolveSibling(nfdName)); // as another implementation would store it
-            fs.mapper.invalidate(List.of());
-            try (Stream<Path> s = Files.list(fs.getPath("/"))) { // a listing learns the stored spelling
-                assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
-            }
-            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("old content");
+            String nfdName = storeInNfd(fs, vault, "old content");
+            assertThat(names(fs)).containsExactly(NFC); // a listing learns the stored spelling
+            assertThat(Files.readString(fs.getPath("/" + NFC))).isEqualTo("old content");
 
-            Files.writeString(fs.getPath("/new.txt"), "new content");
-            Files.move(fs.getPath("/new.txt"), fs.getPath("/" + nfc), StandardCopyOption.REPLACE_EXISTING);
+            moveNewFileOverIt(fs);
 
-            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("new content");
-            try (Stream<Path> s = Files.list(fs.getPath("/"))) {
-                assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
-            }
-            assertThat(TestVaults.onlyCiphertextFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
+            assertReplaced(fs, vault, nfdName);
         }
     }
 
@@ -55,24 +45,41 @@ class MoveOverAliasTest {
     void anNfdStoredFileIsFoundBeforeItsFolderWasListed() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            String nfc = "Ångström.txt";
-            Files.writeString(fs.getPath("/stored-in-nfd"), "old content");
-            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
-            String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(nfc, Normalizer.Form.NFD), "") + ".c9r";
-            Files.move(ciphertext, ciphertext.resolveSibling(nfdName)); // as another implementation would store it
-            fs.mapper.invalidate(List.of());
+            String nfdName = storeInNfd(fs, vault, "old content");
 
-            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("old content"); // no listing first
-            assertThatThrownBy(() -> Files.writeString(fs.getPath("/" + nfc), "x", StandardOpenOption.CREATE_NEW))
+            assertThat(Files.readString(fs.getPath("/" + NFC))).isEqualTo("old content"); // no listing first
+            assertThatThrownBy(() -> Files.writeString(fs.getPath("/" + NFC), "x", StandardOpenOption.CREATE_NEW))
                     .isInstanceOf(FileAlreadyExistsException.class);
-            Files.writeString(fs.getPath("/new.txt"), "new content");
-            Files.move(fs.getPath("/new.txt"), fs.getPath("/" + nfc), StandardCopyOption.REPLACE_EXISTING);
+            moveNewFileOverIt(fs);
 
-            assertThat(Files.readString(fs.getPath("/" + nfc))).isEqualTo("new content");
-            try (Stream<Path> s = Files.list(fs.getPath("/"))) {
-                assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly(nfc);
-            }
-            assertThat(TestVaults.onlyCiphertextFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
+            assertReplaced(fs, vault, nfdName);
+        }
+    }
+
+    /** Stores a file as another implementation would: its name encrypted in NFD. Returns that ciphertext name. */
+    private static String storeInNfd(CofferFileSystem fs, Path vault, String content) throws IOException {
+        Files.writeString(fs.getPath("/stored-in-nfd"), content);
+        Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+        String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(NFC, Normalizer.Form.NFD), "") + ".c9r";
+        Files.move(ciphertext, ciphertext.resolveSibling(nfdName));
+        fs.mapper.invalidate(List.of());
+        return nfdName;
+    }
+
+    private static void moveNewFileOverIt(CofferFileSystem fs) throws IOException {
+        Files.writeString(fs.getPath("/new.txt"), "new content");
+        Files.move(fs.getPath("/new.txt"), fs.getPath("/" + NFC), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void assertReplaced(CofferFileSystem fs, Path vault, String nfdName) throws IOException {
+        assertThat(Files.readString(fs.getPath("/" + NFC))).isEqualTo("new content");
+        assertThat(names(fs)).containsExactly(NFC);
+        assertThat(TestVaults.onlyCiphertextFile(vault).getFileName().toString()).isNotEqualTo(nfdName);
+    }
+
+    private static List<String> names(CofferFileSystem fs) throws IOException {
+        try (Stream<Path> s = Files.list(fs.getPath("/"))) {
+            return s.map(p -> p.getFileName().toString()).collect(Collectors.toList());
         }
     }
 }
