@@ -64,7 +64,11 @@ final class OrphanSearch {
         List<Orphan> toAdopt = new ArrayList<>();
         for (Orphan o : orphans.values()) {
             if (!o.referrers().isEmpty()) {
-                if (blocked.contains(norm(o.storage())) && !reachedFromBlocked(o, orphans, blocked)) { // only the top is reported
+                if (o.referrers().stream().anyMatch(OrphanSearch::inSetAsideEntry)) {
+                    walk.report(FindingKind.ORPHAN_FOLDER, Severity.INFO, null, o.storage(), idText(o) + "the folder an"
+                            + " interrupted move set aside (" + keys.relative(o.referrers().get(0)) + ") points to it; left alone"
+                            + " until repair puts that folder back", null);
+                } else if (blocked.contains(norm(o.storage())) && !reachedFromBlocked(o, orphans, blocked)) { // only the top is reported
                     walk.report(FindingKind.ORPHAN_FOLDER, null, o.storage(), idText(o) + "no folder the check can follow points to it,"
                             + " but " + keys.relative(o.referrers().get(0)) + " holds its ID (a pointer whose name does not decrypt, or"
                             + " inside an orphan that is left alone); adopting or removing it could give it a second pointer; left alone",
@@ -135,6 +139,11 @@ final class OrphanSearch {
     /** True if an orphan that is itself left alone (blocked or young) points to {@code o}: {@code o} is part of its subtree. */
     private static boolean reachedFromBlocked(Orphan o, Map<Path, Orphan> orphans, Set<Path> blocked) {
         return o.referrers().stream().map(PointerIndex::storageOfPointer).anyMatch(s -> orphans.containsKey(s) && (blocked.contains(s) || orphans.get(s).young()));
+    }
+
+    /** True for a pointer file inside a {@code .coffer-tmp-} folder: an entry a move set aside. */
+    private static boolean inSetAsideEntry(Path pointer) {
+        return pointer.getParent().getParent().getFileName().toString().startsWith(AtomicFiles.TEMP_PREFIX);
     }
 
     private static String idText(Orphan o) {

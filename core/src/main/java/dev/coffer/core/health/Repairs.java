@@ -131,42 +131,33 @@ final class Repairs {
     }
 
     /**
-     * The folder in which a move set aside the entry it replaced (vault-format.md 4), left by an
-     * interrupted move: the entry goes back under its name if that is free (the move did not happen),
-     * else it is removed (the moved entry took its name), and the folder with it.
+     * The folder in which an interrupted move set aside the entry it replaced (vault-format.md 4):
+     * each entry in it whose name is free goes back under it (checked again now); one whose name is
+     * taken stays, and so does the folder then. Nothing is deleted. Gone meanwhile: nothing to do.
      */
-    PlannedRepair putBackOrRemoveSetAside(Path holder) {
-        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back, or remove if its name is taken, the entry "
-                + "an interrupted move set aside in " + keys.relative(holder), r -> putBackOrRemove(holder));
+    PlannedRepair putBackSetAside(Path holder) {
+        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back under its name, if that is free, the entry "
+                + "an interrupted move set aside in " + keys.relative(holder), r -> putBack(holder));
     }
 
-    private static void putBackOrRemove(Path holder) throws IOException {
+    private static void putBack(Path holder) throws IOException {
         try (var inside = Files.newDirectoryStream(holder)) {
             for (Path entry : inside) {
-                Path slot = holder.resolveSibling(entry.getFileName());
-                if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+                String name = entry.getFileName().toString();
+                Path slot = holder.resolveSibling(name);
+                if ((name.endsWith(LongNames.C9R) || name.endsWith(LongNames.C9S)) && !Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
                     Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
-                } else {
-                    removeSetAsideEntry(entry);
                 }
             }
+        } catch (NoSuchFileException gone) {
+            return;
         }
-        Files.deleteIfExists(holder);
+        try {
+            Files.deleteIfExists(holder);
+        } catch (DirectoryNotEmptyException taken) {
+            // An entry whose name is taken stays set aside; the check reports it again.
+        }
         AtomicFiles.syncDirectory(holder.getParent());
-    }
-
-    /**
-     * Removes an entry set aside whose name the move gave to another: the entry file, or the entry
-     * folder's payload and name file. Anything else in it (a sync client's conflict copy) keeps it.
-     */
-    private static void removeSetAsideEntry(Path entry) throws IOException {
-        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-            Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
-            for (EntryType t : EntryType.values()) {
-                Files.deleteIfExists(entry.resolve(t.payloadName()));
-            }
-        }
-        Files.delete(entry);
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

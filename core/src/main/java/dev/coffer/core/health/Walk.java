@@ -131,19 +131,43 @@ final class Walk {
         return visited.contains(storage.toAbsolutePath().normalize());
     }
 
-    /** A left-over {@code .coffer-tmp-*} file: a note, removed by repair once it is a day old (spec 6). */
+    /**
+     * A left-over {@code .coffer-tmp-*} file: a note, removed by repair once it is a day old (spec 6).
+     * A folder of that name here is not one of Coffer's (those are in storage folders): left alone.
+     */
     void temporaryFile(String cleartextPath, Path p) throws IOException {
-        boolean setAside = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
-        if (small.olderThanADay(p) && setAside) {
-            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
-                    + " repair puts it back if its name is free, else removes it", repairs.putBackOrRemoveSetAside(p));
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "a folder with a temporary file's name where Coffer makes"
+                    + " none; left alone, never deleted", null);
         } else if (small.olderThanADay(p)) {
             report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "older than 24 hours; repair removes it (spec 6)",
                     repairs.removeTemporaryFile(p));
         } else {
-            report(FindingKind.TEMPORARY_FILE, cleartextPath, p,
-                    "younger than 24 hours (a write may still be under way on another device); left alone", null);
+            youngTemporary(cleartextPath, p);
         }
+    }
+
+    /**
+     * A {@code .coffer-tmp-*} item in a storage folder: a temporary file, or a folder in which a move
+     * set aside the entry it replaced (vault-format.md 4), left by an interrupted move. After a day
+     * repair puts that entry back under its name if the name is free; if it is taken, nothing is
+     * deleted (whether the move happened cannot be told for sure).
+     */
+    void temporaryInStorage(String cleartextPath, Path p) throws IOException {
+        if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            temporaryFile(cleartextPath, p);
+        } else if (small.olderThanADay(p)) {
+            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
+                    + " repair puts it back under its name if that is free, else leaves it (nothing is deleted)",
+                    repairs.putBackSetAside(p));
+        } else {
+            youngTemporary(cleartextPath, p);
+        }
+    }
+
+    private void youngTemporary(String cleartextPath, Path p) {
+        report(FindingKind.TEMPORARY_FILE, cleartextPath, p,
+                "younger than 24 hours (a write may still be under way on another device); left alone", null);
     }
 
     /** An I/O error's reason without the absolute paths that its message may hold. */

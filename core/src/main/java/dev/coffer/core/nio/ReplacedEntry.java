@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * beside it (readers ignore it), deleted once the move is done, and put back if the move fails, so
  * that a failed move leaves the target as it was (rename(2)). A crash in between leaves it set aside
  * in that folder, whose own time starts the 24 hours after which repair puts it back if its name is
- * free (the move did not happen) or removes it (the moved entry took the name).
+ * free (the move did not happen); it deletes nothing.
  */
 final class ReplacedEntry {
     private static final Logger LOG = LoggerFactory.getLogger(ReplacedEntry.class);
