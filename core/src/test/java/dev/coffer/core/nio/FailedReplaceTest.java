@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A move that replaces its target and fails leaves the target as it was (rename(2)): where the move
  * is more than one rename (a link or folder on either side), the target is set aside first and put
- * back, not deleted first. Here the new entry of a long name cannot be written on a full disk. (When
- * the target was deleted first, this move got the space the deleted target freed and succeeded; a
- * failure after that delete, which lost the target, needs a fault no test here can place.)
+ * back, not deleted first. Here the new entry of a long name cannot be written on a full disk (when
+ * the target was deleted first, that move got the space the deleted target freed and succeeded), or
+ * the payload cannot be renamed (immutable: that lost the target when it was deleted first).
  */
 class FailedReplaceTest {
     private static final String LONG = "a long name ".repeat(20);
@@ -87,6 +87,41 @@ class FailedReplaceTest {
             assertThat(names(fs)).containsExactly(LONG + "folder");
             assertThat(setAside(small.dir().resolve("v"))).isEmpty();
         }
+    }
+
+    @Test
+    void aLinkWhosePayloadCannotMoveLeavesTheFileItWouldReplace() throws Exception {
+        try (TmpfsMount store = TmpfsMount.mount(tmp.resolve("store"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(store.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/file.txt");
+            Path link = fs.getPath("/link");
+            Files.writeString(file, "the file's content");
+            Files.createSymbolicLink(link, fs.getPath("elsewhere"));
+            Path linkPayload;
+            try (Stream<Path> s = Files.walk(store.dir().resolve("v").resolve("d"))) {
+                linkPayload = s.filter(p -> p.getFileName().toString().equals("symlink.c9r")).findFirst().orElseThrow();
+            }
+            chattr("+i", linkPayload); // the payload's rename fails (EPERM), after the target was dealt with
+            try {
+                assertThatThrownBy(() -> Files.move(link, file, StandardCopyOption.REPLACE_EXISTING))
+                        .hasMessageContaining("Operation not permitted");
+            } finally {
+                chattr("-i", linkPayload);
+            }
+
+            assertThat(Files.readString(file)).isEqualTo("the file's content");
+            assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
+            assertThat(names(fs)).containsExactlyInAnyOrder("file.txt", "link");
+            assertThat(setAside(store.dir().resolve("v"))).isEmpty();
+        }
+    }
+
+    /** chattr(1): the immutable flag makes even root's rename of the file fail (tmpfs supports it). */
+    private static void chattr(String flag, Path file) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as("chattr " + flag + ": " + out).isZero();
     }
 
     private static List<String> names(CofferFileSystem fs) throws IOException {
