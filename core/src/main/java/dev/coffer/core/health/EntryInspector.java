@@ -102,7 +102,9 @@ final class EntryInspector {
     /** True if the entry folder holds no payload and nothing else but its {@code name.c9s} and temporary files. */
     static boolean holdsNothing(Path entry, boolean shortened) throws IOException {
         for (String inner : DirectoryLister.sortedNames(entry)) {
-            if (!(inner.startsWith(AtomicFiles.TEMP_PREFIX) || shortened && inner.equals(LongNames.NAME_FILE))) {
+            boolean temporaryFile = inner.startsWith(AtomicFiles.TEMP_PREFIX)
+                    && !Files.isDirectory(entry.resolve(inner), LinkOption.NOFOLLOW_LINKS); // a folder is somebody's content
+            if (!(temporaryFile || shortened && inner.equals(LongNames.NAME_FILE))) {
                 return false;
             }
         }

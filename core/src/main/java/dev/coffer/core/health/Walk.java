@@ -1,5 +1,7 @@
 package dev.coffer.core.health;
 
+import dev.coffer.core.names.DirectoryLister;
+import dev.coffer.core.names.LongNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -156,13 +158,27 @@ final class Walk {
     void temporaryInStorage(String cleartextPath, Path p) throws IOException {
         if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             temporaryFile(cleartextPath, p);
-        } else if (small.olderThanADay(p)) {
-            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
-                    + " repair puts it back under its name if that is free, else leaves it (nothing is deleted)",
-                    repairs.putBackSetAside(p));
-        } else {
+        } else if (!small.olderThanADay(p)) {
             youngTemporary(cleartextPath, p);
+        } else if (anyNameFree(p)) {
+            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
+                    + " repair puts it back under its name (free now)", repairs.putBackSetAside(p));
+        } else {
+            report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
+                    + " its name was taken since, so it cannot go back, and it is hidden from the folder; left alone, never"
+                    + " deleted (its content can be recovered from this ciphertext folder)", null);
         }
+    }
+
+    /** True if a name of an entry set aside in {@code holder} is free in its storage folder. */
+    private static boolean anyNameFree(Path holder) throws IOException {
+        for (String name : DirectoryLister.sortedNames(holder)) {
+            if ((name.endsWith(LongNames.C9R) || name.endsWith(LongNames.C9S))
+                    && !Files.exists(holder.resolveSibling(name), LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void youngTemporary(String cleartextPath, Path p) {

@@ -413,6 +413,11 @@ class CraftedDamageTest {
         }
         HealthReport before = v.check();
         assertThat(before.ofKind(FindingKind.TEMPORARY_FILE)).hasSize(4);
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder2))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING); // hidden content, its name taken
+                    assertThat(f.repairable()).isFalse();
+                });
         assertThat(before.ofKind(FindingKind.ORPHAN_FOLDER)).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo(Severity.INFO);
             assertThat(f.detail()).contains("interrupted move set aside").contains("left alone");
@@ -432,13 +437,19 @@ class CraftedDamageTest {
     }
 
     @Test
-    void aStorageFolderHoldingAnEntrySetAsideIsNotEmpty() throws IOException {
+    void aFolderWithATemporaryNameCountsAsContent() throws IOException {
         Path storage = Files.createDirectory(tmp.resolve("storage"));
         Files.write(storage.resolve("dirid.c9r"), new byte[] {1});
         Files.write(storage.resolve(".coffer-tmp-00000000000000aa"), new byte[] {2});
         assertThat(OrphanSearch.holdsNothing(storage, DirectoryLister.sortedNames(storage))).isTrue();
         Files.createDirectories(storage.resolve(".coffer-tmp-00000000000000bb").resolve("CCCCCCCCCCCCCCCC.c9r"));
         assertThat(OrphanSearch.holdsNothing(storage, DirectoryLister.sortedNames(storage))).isFalse();
+        Path entry = Files.createDirectory(tmp.resolve("entry.c9s"));
+        Files.write(entry.resolve("name.c9s"), new byte[] {3});
+        Files.write(entry.resolve(".coffer-tmp-00000000000000cc"), new byte[] {4});
+        assertThat(EntryInspector.holdsNothing(entry, true)).isTrue();
+        Files.createDirectory(entry.resolve(".coffer-tmp-00000000000000dd")); // not Coffer's: somebody's content
+        assertThat(EntryInspector.holdsNothing(entry, true)).isFalse();
     }
 
     @Test
