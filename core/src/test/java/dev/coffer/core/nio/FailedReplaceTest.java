@@ -33,8 +33,7 @@ class FailedReplaceTest {
     @Test
     void aLinkMovedOverAFileOnAFullDiskLeavesTheFile() throws Exception {
         try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
+                CofferFileSystem fs = vaultIn(small)) {
             Path file = fs.getPath("/" + LONG + ".txt");
             Path link = fs.getPath("/link");
             Files.writeString(file, "the file's content");
@@ -47,21 +46,20 @@ class FailedReplaceTest {
             assertThat(Files.readString(file)).isEqualTo("the file's content");
             assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
             assertThat(names(fs)).containsExactlyInAnyOrder(LONG + ".txt", "link");
-            assertThat(setAside(small.dir().resolve("v"))).isEmpty();
+            assertThat(setAside(small)).isEmpty();
 
             Files.delete(ballast);
             Files.move(link, file, StandardCopyOption.REPLACE_EXISTING);
             assertThat(Files.isSymbolicLink(file)).isTrue();
             assertThat(names(fs)).containsExactly(LONG + ".txt");
-            assertThat(setAside(small.dir().resolve("v"))).isEmpty();
+            assertThat(setAside(small)).isEmpty();
         }
     }
 
     @Test
     void aFolderMovedOverAnEmptyFolderOnAFullDiskLeavesIt() throws Exception {
         try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
+                CofferFileSystem fs = vaultIn(small)) {
             Path target = fs.getPath("/" + LONG + "folder");
             Path moved = fs.getPath("/moved");
             Files.createDirectory(target);
@@ -77,7 +75,7 @@ class FailedReplaceTest {
             Files.writeString(target.resolve("still usable.txt"), "yes"); // its storage is still its own
             assertThat(Files.readString(target.resolve("still usable.txt"))).isEqualTo("yes");
             assertThat(Files.readString(moved.resolve("inside.txt"))).isEqualTo("inside");
-            assertThat(setAside(small.dir().resolve("v"))).isEmpty();
+            assertThat(setAside(small)).isEmpty();
 
             assertThatThrownBy(() -> Files.move(moved, target, StandardCopyOption.REPLACE_EXISTING))
                     .isInstanceOf(DirectoryNotEmptyException.class);
@@ -85,15 +83,14 @@ class FailedReplaceTest {
             Files.move(moved, target, StandardCopyOption.REPLACE_EXISTING);
             assertThat(Files.readString(target.resolve("inside.txt"))).isEqualTo("inside");
             assertThat(names(fs)).containsExactly(LONG + "folder");
-            assertThat(setAside(small.dir().resolve("v"))).isEmpty();
+            assertThat(setAside(small)).isEmpty();
         }
     }
 
     @Test
     void aLinkWhosePayloadCannotMoveLeavesTheFileItWouldReplace() throws Exception {
         try (TmpfsMount store = TmpfsMount.mount(tmp.resolve("store"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(store.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
+                CofferFileSystem fs = vaultIn(store)) {
             Path file = fs.getPath("/file.txt");
             Path link = fs.getPath("/link");
             Files.writeString(file, "the file's content");
@@ -113,7 +110,7 @@ class FailedReplaceTest {
             assertThat(Files.readString(file)).isEqualTo("the file's content");
             assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
             assertThat(names(fs)).containsExactlyInAnyOrder("file.txt", "link");
-            assertThat(setAside(store.dir().resolve("v"))).isEmpty();
+            assertThat(setAside(store)).isEmpty();
         }
     }
 
@@ -130,9 +127,13 @@ class FailedReplaceTest {
         }
     }
 
+    private static CofferFileSystem vaultIn(TmpfsMount store) throws IOException {
+        return CofferFileSystems.create(store.dir().resolve("v"), "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST);
+    }
+
     /** Every {@code .coffer-tmp-} item in the vault's storage (a set-aside entry left behind). */
-    private static List<Path> setAside(Path vault) throws IOException {
-        try (Stream<Path> s = Files.walk(vault.resolve("d"))) {
+    private static List<Path> setAside(TmpfsMount store) throws IOException {
+        try (Stream<Path> s = Files.walk(store.dir().resolve("v").resolve("d"))) {
             return s.filter(p -> p.getFileName().toString().startsWith(AtomicFiles.TEMP_PREFIX)
                     && Files.exists(p, LinkOption.NOFOLLOW_LINKS)).collect(Collectors.toList());
         }
