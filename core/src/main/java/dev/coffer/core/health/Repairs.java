@@ -140,6 +140,29 @@ final class Repairs {
                 + "an interrupted move set aside in " + keys.relative(holder), r -> putBack(holder));
     }
 
+    /**
+     * What an interrupted move left of an entry it set aside, without content: name files, the entry
+     * folders holding only them, and the folder. Checked again now: anything with content keeps it.
+     */
+    PlannedRepair removeEmptySetAside(Path holder) {
+        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "remove what an interrupted move left in "
+                + keys.relative(holder), r -> removeEmpty(holder));
+    }
+
+    private static void removeEmpty(Path holder) throws IOException {
+        try (var inside = Files.newDirectoryStream(holder)) {
+            for (Path entry : inside) {
+                if (!Walk.holdsMore(entry)) { // only its name file, or nothing
+                    Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
+                    Files.delete(entry);
+                }
+            }
+        } catch (NoSuchFileException gone) {
+            return;
+        }
+        Files.delete(holder); // an entry with content keeps it
+    }
+
     private static void putBack(Path holder) throws IOException {
         try (var inside = Files.newDirectoryStream(holder)) {
             for (Path entry : inside) {

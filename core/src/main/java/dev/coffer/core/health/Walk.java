@@ -160,9 +160,12 @@ final class Walk {
             temporaryFile(cleartextPath, p);
         } else if (!small.olderThanADay(p)) {
             youngTemporary(cleartextPath, p);
+        } else if (!holdsContent(p)) {
+            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "what an interrupted move left of an entry it set aside,"
+                    + " with no content (only name files, or nothing); repair removes it", repairs.removeEmptySetAside(p));
         } else if (anyNameFree(p)) {
-            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "an entry an interrupted move set aside, older than 24 hours;"
-                    + " repair puts it back under its name (free now)", repairs.putBackSetAside(p));
+            report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside,"
+                    + " hidden from the folder; repair puts it back under its name (free now)", repairs.putBackSetAside(p));
         } else {
             report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
                     + " its name was taken since, so it cannot go back, and it is hidden from the folder; left alone, never"
@@ -170,11 +173,41 @@ final class Walk {
         }
     }
 
-    /** True if a name of an entry set aside in {@code holder} is free in its storage folder. */
+    /** True if an entry set aside in {@code holder} has content (see {@link #holdsMore}). */
+    private static boolean holdsContent(Path holder) throws IOException {
+        for (String name : DirectoryLister.sortedNames(holder)) {
+            if (holdsMore(holder.resolve(name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True if the name of an entry with content set aside in {@code holder} is free in its storage
+     * folder, or held only by an entry folder without content (a move that built it and stopped, which
+     * the FILES step's repair removes before the put-back runs).
+     */
     private static boolean anyNameFree(Path holder) throws IOException {
         for (String name : DirectoryLister.sortedNames(holder)) {
-            if ((name.endsWith(LongNames.C9R) || name.endsWith(LongNames.C9S))
-                    && !Files.exists(holder.resolveSibling(name), LinkOption.NOFOLLOW_LINKS)) {
+            Path slot = holder.resolveSibling(name);
+            if (holdsMore(holder.resolve(name)) && (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS) || !holdsMore(slot))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True if {@code entry} is or holds content: a short-named file itself, or an entry folder holding
+     * anything but its {@code name.c9s} (a payload, or a sync client's copy of one).
+     */
+    static boolean holdsMore(Path entry) throws IOException {
+        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        for (String inner : DirectoryLister.sortedNames(entry)) {
+            if (!inner.equals(LongNames.NAME_FILE)) {
                 return true;
             }
         }

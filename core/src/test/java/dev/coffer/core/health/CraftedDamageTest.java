@@ -413,6 +413,8 @@ class CraftedDamageTest {
         }
         HealthReport before = v.check();
         assertThat(before.ofKind(FindingKind.TEMPORARY_FILE)).hasSize(4);
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder1))).singleElement()
+                .satisfies(f -> assertThat(f.severity()).isEqualTo(Severity.WARNING)); // hidden until repaired
         assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder2))).singleElement()
                 .satisfies(f -> {
                     assertThat(f.severity()).isEqualTo(Severity.WARNING); // hidden content, its name taken
@@ -434,6 +436,43 @@ class CraftedDamageTest {
             Files.writeString(fs.getPath("/kept folder/inside.txt"), "its storage is still there");
             assertThat(Files.readString(fs.getPath("/kept folder/inside.txt"))).isEqualTo("its storage is still there");
         }
+    }
+
+    @Test
+    void aMoveInterruptedAfterBuildingItsEntryIsUndoneByOneRepairAndLeftoversWithoutContentGo() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.writeString(fs.getPath("/kept.txt"), "kept content");
+        }
+        // A link moved over kept.txt: the file set aside, the link's entry folder built under the name, then a crash.
+        Path kept = v.entry("/kept.txt");
+        Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000e1"));
+        Files.move(kept, holder.resolve(kept.getFileName()));
+        Path halfBuilt = Files.createDirectory(kept);
+        // What a move's cleanup can leave: an empty holder, and one holding a name file only.
+        Path empty = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000e2"));
+        Path nameOnly = Files.createDirectories(v.storage("/").resolve(".coffer-tmp-00000000000000e3")
+                .resolve("DDDDDDDDDDDDDDDDDDDDDDDDDDDD.c9s"));
+        Files.write(nameOnly.resolve("name.c9s"), new byte[] {1});
+        for (Path p : List.of(holder, halfBuilt, empty, nameOnly.getParent())) {
+            Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        }
+        HealthReport before = v.check();
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING); // the file is hidden until repaired
+                    assertThat(f.repairable()).isTrue();
+                });
+        assertThat(before.findings()).filteredOn(f -> f.kind() == FindingKind.TEMPORARY_FILE && f.severity() == Severity.INFO)
+                .extracting(Finding::ciphertextPath).containsExactlyInAnyOrder(v.relative(empty), v.relative(nameOnly.getParent()));
+
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readString(fs.getPath("/kept.txt"))).isEqualTo("kept content");
+        }
+        assertThat(holder).doesNotExist();
+        assertThat(empty).doesNotExist();
+        assertThat(nameOnly.getParent()).doesNotExist();
     }
 
     @Test
