@@ -19,9 +19,10 @@ fi
 # "fuse" package, which fuse3 replaces) and run ordinary tools on the mounts (fio: the concurrency test).
 # The WebDAV tests run the litmus compliance suites and mount the server with davfs2.
 # The health check's I/O-error test reads a vault through a gocryptfs mount whose backing file it
-# damaged (a real EIO).
+# damaged (a real EIO); the failed-move test makes a rename fail with chattr +i (e2fsprogs; on tmpfs
+# it needs Linux 6.0 or later).
 # The GUI tests render real JavaFX scenes headless (Monocle, software pipeline): they need fonts.
-for pkg in fuse3 rsync sqlite3 git fio litmus davfs2 gocryptfs fontconfig fonts-dejavu-core; do
+for pkg in fuse3 rsync sqlite3 git fio litmus davfs2 gocryptfs e2fsprogs fontconfig fonts-dejavu-core; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ! installed libfuse2 && ! installed libfuse2t64; then
