@@ -43,10 +43,7 @@ class FailedReplaceTest {
             assertThatThrownBy(() -> Files.move(link, file, StandardCopyOption.REPLACE_EXISTING))
                     .hasMessageContaining("No space left on device");
 
-            assertThat(Files.readString(file)).isEqualTo("the file's content");
-            assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
-            assertThat(names(fs)).containsExactlyInAnyOrder(LONG + ".txt", "link");
-            assertThat(setAside(small)).isEmpty();
+            assertFileAndLinkAsBefore(fs, small, file, link);
 
             Files.delete(ballast);
             Files.move(link, file, StandardCopyOption.REPLACE_EXISTING);
@@ -107,11 +104,17 @@ class FailedReplaceTest {
                 chattr("-i", linkPayload);
             }
 
-            assertThat(Files.readString(file)).isEqualTo("the file's content");
-            assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
-            assertThat(names(fs)).containsExactlyInAnyOrder("file.txt", "link");
-            assertThat(setAside(store)).isEmpty();
+            assertFileAndLinkAsBefore(fs, store, file, link);
         }
+    }
+
+    /** The failed move changed nothing: the file and the link as they were, nothing left set aside. */
+    private static void assertFileAndLinkAsBefore(CofferFileSystem fs, TmpfsMount store, Path file, Path link)
+            throws IOException {
+        assertThat(Files.readString(file)).isEqualTo("the file's content");
+        assertThat(Files.readSymbolicLink(link).toString()).isEqualTo("elsewhere");
+        assertThat(names(fs)).containsExactlyInAnyOrder(file.getFileName().toString(), "link");
+        assertThat(setAside(store)).isEmpty();
     }
 
     /** chattr(1): the immutable flag makes even root's rename of the file fail (tmpfs supports it). */
