@@ -13,12 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * Encrypts cleartext names under their parent's directory ID, and hashes directory IDs to storage
  * folders (spec 4). Deterministic (AES-SIV), so the same name in the same folder always gives the
  * same ciphertext name. Thread-safe.
+ *
+ * <p>Both are pure functions of the key, so their results are remembered: a mount resolves the same
+ * path several times per file (tar: a lookup, the create, a getattr after each of three setattrs),
+ * and looks up each name a listing has just decrypted ({@code ls -lR}, {@code rm -rf}). A remembered
+ * name can never be stale ({@link EncryptedNames}: bounded, and forgotten on lock with the key).
  */
 public final class NameCipher {
     private static final int HASH_CACHE_LIMIT = 10_000;
 
     private final AesSiv siv;
     private final Map<String, String> storageFolderCache = new ConcurrentHashMap<>();
+    private final EncryptedNames encryptedNames = new EncryptedNames();
 
     public NameCipher(AesSiv siv) {
         this.siv = siv;
@@ -26,8 +32,14 @@ public final class NameCipher {
 
     /** {@code Base64url(AES-SIV(sivKey, UTF-8(name), AD = [UTF-8(parentDirId)]))}, with padding. {@code name} must be NFC. */
     public String encrypt(String name, String parentDirId) {
+        String known = encryptedNames.get(parentDirId, name);
+        if (known != null) {
+            return known;
+        }
         byte[] ct = siv.encrypt(name.getBytes(StandardCharsets.UTF_8), parentDirId.getBytes(StandardCharsets.UTF_8));
-        return Base64.getUrlEncoder().encodeToString(ct);
+        String encrypted = Base64.getUrlEncoder().encodeToString(ct);
+        encryptedNames.put(parentDirId, name, encrypted);
+        return encrypted;
     }
 
     /**
@@ -45,7 +57,13 @@ public final class NameCipher {
             throw new AuthenticationFailedException("not Base64url");
         }
         byte[] pt = siv.decrypt(ct, parentDirId.getBytes(StandardCharsets.UTF_8));
-        return Names.decodeUtf8(pt);
+        String name = Names.decodeUtf8(pt);
+        // What encrypt would give for this name, unless the Base64 had non-canonical padding bits
+        // (the decoder accepts them; encrypt never writes them). The strict UTF-8 decoding round-trips.
+        if (Base64.getUrlEncoder().encodeToString(ct).equals(encName)) {
+            encryptedNames.put(parentDirId, name, encName);
+        }
+        return name;
     }
 
     /** {@code XX/YYYYYYYYYYYYYYYYYYYYYYYYYYYYYY}: the storage folder of {@code dirId} below {@code d/}. */
@@ -72,8 +90,9 @@ public final class NameCipher {
         }
     }
 
-    /** Forgets cached hashes (on lock). */
+    /** Forgets cached hashes and names (on lock). */
     public void clearCaches() {
         storageFolderCache.clear();
+        encryptedNames.clear();
     }
 }
