@@ -38,6 +38,7 @@ final class Repairs {
     private final LostAndFound lostAndFound;
     private final InterruptedWriteRepair interruptedWrites;
     private final DuplicateDirectoryRepair duplicates;
+    private final SetAsideEntries setAside;
     private PointerIndex pointers;
 
     /** Repairs for planning only: none of them can be applied through this instance's file system. */
@@ -51,6 +52,7 @@ final class Repairs {
         this.lostAndFound = new LostAndFound(keys, this);
         this.interruptedWrites = new InterruptedWriteRepair(keys, opener);
         this.duplicates = new DuplicateDirectoryRepair(keys, this);
+        this.setAside = new SetAsideEntries(keys);
     }
 
     /** Closes what the repairs opened (the vault file system). */
@@ -135,9 +137,15 @@ final class Repairs {
      * each entry in it whose name is free goes back under it (checked again now); one whose name is
      * taken stays, and so does the folder then. Nothing is deleted. Gone meanwhile: nothing to do.
      */
-    PlannedRepair putBackSetAside(Path holder) {
-        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back under its name, if that is free, the entry "
-                + "an interrupted move set aside in " + keys.relative(holder), r -> putBack(holder));
+    PlannedRepair putBackSetAside(Path holder, CiphertextDirectory dir) {
+        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back the entry an interrupted move set aside in "
+                + keys.relative(holder) + ": under its name if that is free, else as a copy beside the entry that took it",
+                r -> setAside.putBack(holder, dir));
+    }
+
+    /** Where set-aside entries go back. */
+    SetAsideEntries setAside() {
+        return setAside;
     }
 
     /**
@@ -161,26 +169,6 @@ final class Repairs {
             return;
         }
         Files.delete(holder); // an entry with content keeps it
-    }
-
-    private static void putBack(Path holder) throws IOException {
-        try (var inside = Files.newDirectoryStream(holder)) {
-            for (Path entry : inside) {
-                String name = entry.getFileName().toString();
-                Path slot = holder.resolveSibling(name);
-                if ((name.endsWith(LongNames.C9R) || name.endsWith(LongNames.C9S)) && !Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
-                }
-            }
-        } catch (NoSuchFileException gone) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(holder);
-        } catch (DirectoryNotEmptyException taken) {
-            // An entry whose name is taken stays set aside; the check reports it again.
-        }
-        AtomicFiles.syncDirectory(holder.getParent());
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

@@ -82,7 +82,7 @@ final class StorageInspector {
         if (name.equals(DirectoryLister.DIRID_FILE)) {
             checkDirId(f, p);
         } else if (name.startsWith(AtomicFiles.TEMP_PREFIX)) {
-            walk.temporaryInStorage(f.cleartextPath(), p);
+            walk.temporaryInStorage(f, p);
         } else if (name.startsWith(".")) {
             walk.report(FindingKind.FOREIGN_FILE, Severity.INFO, null, p, "a dot-file, ignored by readers; never deleted", null);
         } else if (name.endsWith(LongNames.C9R) && Decorations.isDecoratedCopy(name, "dirid")) {

@@ -150,52 +150,35 @@ final class Walk {
     }
 
     /**
-     * A {@code .coffer-tmp-*} item in a storage folder: a temporary file, or a folder in which a move
-     * set aside the entry it replaced (vault-format.md 4), left by an interrupted move. After a day
-     * repair puts that entry back under its name if the name is free; if it is taken, nothing is
-     * deleted (whether the move happened cannot be told for sure).
+     * A {@code .coffer-tmp-*} item in {@code f}'s storage folder: a temporary file, or a folder in
+     * which a move set aside the entry it replaced (vault-format.md 4), left by an interrupted move.
+     * After a day repair puts that entry back ({@link SetAsideEntries}): under its name if that is
+     * free, else beside the entry that took it under a new name; nothing is deleted (whether the
+     * move happened cannot be told for sure).
      */
-    void temporaryInStorage(String cleartextPath, Path p) throws IOException {
+    void temporaryInStorage(Folder f, Path p) throws IOException {
+        String cleartextPath = f.cleartextPath();
         if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             temporaryFile(cleartextPath, p);
         } else if (!small.olderThanADay(p)) {
             youngTemporary(cleartextPath, p);
-        } else if (!holdsContent(p)) {
+        } else if (!SetAsideEntries.holdsContent(p)) {
             report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "what an interrupted move left of an entry it set aside,"
                     + " with no content (only name files, or nothing); repair removes it", repairs.removeEmptySetAside(p));
-        } else if (anyNameFree(p)) {
-            report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside,"
-                    + " hidden from the folder; repair puts it back under its name (free now)", repairs.putBackSetAside(p));
         } else {
-            report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
-                    + " its name was taken since, so it cannot go back, and it is hidden from the folder; left alone, never"
-                    + " deleted (its content can be recovered from this ciphertext folder)", null);
-        }
-    }
-
-    /** True if an entry set aside in {@code holder} has content (see {@link #holdsMore}). */
-    private static boolean holdsContent(Path holder) throws IOException {
-        for (String name : DirectoryLister.sortedNames(holder)) {
-            if (holdsMore(holder.resolve(name))) {
-                return true;
+            List<SetAsideEntries.Placement> plan = repairs.setAside().plan(p, f.dir());
+            if (plan.stream().anyMatch(SetAsideEntries.Placement::placeable)) {
+                boolean renamed = plan.stream().anyMatch(e -> e.newName() != null);
+                report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set"
+                        + " aside, hidden from the folder; repair puts it back " + (renamed ? "beside the entry that took its"
+                        + " name since, as a copy named \"... (set aside by Coffer)\"" : "under its name (free now)")
+                        + "; nothing is deleted", repairs.putBackSetAside(p, f.dir()));
+            } else {
+                report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
+                        + " its name was taken since and it has no readable name to go back under, so it is hidden from the"
+                        + " folder; left alone, never deleted (its content can be recovered from this ciphertext folder)", null);
             }
         }
-        return false;
-    }
-
-    /**
-     * True if the name of an entry with content set aside in {@code holder} is free in its storage
-     * folder, or held only by an entry folder without content (a move that built it and stopped, which
-     * the FILES step's repair removes before the put-back runs).
-     */
-    private static boolean anyNameFree(Path holder) throws IOException {
-        for (String name : DirectoryLister.sortedNames(holder)) {
-            Path slot = holder.resolveSibling(name);
-            if (holdsMore(holder.resolve(name)) && (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS) || !holdsMore(slot))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -385,7 +385,7 @@ class CraftedDamageTest {
     }
 
     @Test
-    void anEntrySetAsideByAnInterruptedMoveIsPutBackIfItsNameIsFreeAndNeverDeleted() throws IOException {
+    void anEntrySetAsideByAnInterruptedMoveGoesBackUnderItsNameIfFreeElseAsACopyAndIsNeverDeleted() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         try (CofferFileSystem fs = v.open()) {
             Files.createSymbolicLink(fs.getPath("/kept link"), fs.getPath("target one"));
@@ -418,23 +418,83 @@ class CraftedDamageTest {
         assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder2))).singleElement()
                 .satisfies(f -> {
                     assertThat(f.severity()).isEqualTo(Severity.WARNING); // hidden content, its name taken
-                    assertThat(f.repairable()).isFalse();
+                    assertThat(f.repairable()).isTrue();
+                    assertThat(f.detail()).contains("(set aside by Coffer)");
                 });
         assertThat(before.ofKind(FindingKind.ORPHAN_FOLDER)).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo(Severity.INFO);
             assertThat(f.detail()).contains("interrupted move set aside").contains("left alone");
         });
 
-        assertThat(v.repairAndCheck().findings()).extracting(Finding::ciphertextPath)
-                .containsExactlyInAnyOrder(v.relative(young), v.relative(holder2));
+        assertThat(v.repairAndCheck().findings()).extracting(Finding::ciphertextPath).containsExactly(v.relative(young));
         assertThat(holder1).doesNotExist();
+        assertThat(holder2).doesNotExist();
         assertThat(holder3).doesNotExist();
-        assertThat(copy.resolve("symlink.c9r")).exists(); // its name is taken: left, not deleted
         try (CofferFileSystem fs = v.open()) {
             assertThat(Files.readSymbolicLink(fs.getPath("/kept link")).toString()).isEqualTo("target one");
             assertThat(Files.readSymbolicLink(fs.getPath("/replaced link")).toString()).isEqualTo("target two");
+            // its name is taken: back as a copy beside the entry that took it, not deleted
+            assertThat(Files.readSymbolicLink(fs.getPath("/replaced link (set aside by Coffer)")).toString()).isEqualTo("target two");
             Files.writeString(fs.getPath("/kept folder/inside.txt"), "its storage is still there");
             assertThat(Files.readString(fs.getPath("/kept folder/inside.txt"))).isEqualTo("its storage is still there");
+        }
+    }
+
+    /**
+     * A name taken in another Unicode spelling (the set-aside entry stored in NFD, the folder's entry
+     * in NFC: another ciphertext name, one cleartext name once listed) and a long name both go back as
+     * copies; an entry whose name does not decrypt and whose slot is taken has nowhere to go and stays.
+     */
+    @Test
+    void setAsideEntriesWhoseNamesAreTakenInAnotherSpellingOrLongGoBackAsCopiesAndOnesWithoutANameStay() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        String longName = "l".repeat(200) + ".txt"; // shortened: its encrypted name is over the vault's 220
+        try (CofferFileSystem fs = v.open()) {
+            Files.writeString(fs.getPath("/caf\u00e9.txt"), "the new caf\u00e9");
+            Files.writeString(fs.getPath("/old caf\u00e9"), "the old caf\u00e9");
+            Files.writeString(fs.getPath("/" + longName), "the long one");
+        }
+        Path root = v.storage("/");
+        Path holder = Files.createDirectory(root.resolve(".coffer-tmp-00000000000000f1"));
+        Files.move(v.entry("/old caf\u00e9"), holder.resolve(v.encryptedName("/", "cafe\u0301.txt")));
+        Path longEntry = v.entry("/" + longName);
+        Path longCopy = Files.createDirectory(holder.resolve(longEntry.getFileName()));
+        for (String inner : List.of("name.c9s", "contents.c9r")) {
+            Files.copy(longEntry.resolve(inner), longCopy.resolve(inner));
+        }
+        String foreign = "QUFBQUFBQUFBQUFBQUFBQUFBQUFB.c9r"; // Base64url, but no name under this key
+        Files.write(root.resolve(foreign), new byte[] {1});
+        Path nameless = Files.createDirectory(root.resolve(".coffer-tmp-00000000000000f2"));
+        Files.write(nameless.resolve(foreign), new byte[] {2});
+        for (Path p : List.of(holder, nameless)) {
+            Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        }
+        HealthReport before = v.check();
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING);
+                    assertThat(f.repairable()).isTrue();
+                });
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(nameless))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING);
+                    assertThat(f.repairable()).isFalse();
+                });
+
+        v.repairAndCheck();
+
+        assertThat(holder).doesNotExist();
+        assertThat(nameless.resolve(foreign)).hasBinaryContent(new byte[] {2}); // left alone, never deleted
+        assertThat(root.resolve(foreign)).hasBinaryContent(new byte[] {1});
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readString(fs.getPath("/caf\u00e9.txt"))).isEqualTo("the new caf\u00e9");
+            assertThat(Files.readString(fs.getPath("/caf\u00e9 (set aside by Coffer).txt"))).isEqualTo("the old caf\u00e9");
+            assertThat(Files.readString(fs.getPath("/" + longName))).isEqualTo("the long one");
+            assertThat(Files.readString(fs.getPath("/" + "l".repeat(200) + " (set aside by Coffer).txt"))).isEqualTo("the long one");
+            try (var listed = Files.list(fs.getPath("/"))) {
+                assertThat(listed.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("caf")))
+                        .containsExactlyInAnyOrder("caf\u00e9.txt", "caf\u00e9 (set aside by Coffer).txt"); // not listed twice
+            }
         }
     }
 
