@@ -134,8 +134,9 @@ final class Repairs {
 
     /**
      * The folder in which an interrupted move set aside the entry it replaced (vault-format.md 4):
-     * each entry in it whose name is free goes back under it (checked again now); one whose name is
-     * taken stays, and so does the folder then. Nothing is deleted. Gone meanwhile: nothing to do.
+     * each entry in it goes back where {@link SetAsideEntries} says, planned again now (under its
+     * name if free, else as a copy); one with nowhere to go stays, and so does the folder then.
+     * Nothing is deleted. Gone meanwhile: nothing to do.
      */
     PlannedRepair putBackSetAside(Path holder, CiphertextDirectory dir) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back the entry an interrupted move set aside in "
@@ -150,25 +151,12 @@ final class Repairs {
 
     /**
      * What an interrupted move left of an entry it set aside, without content: name files, the entry
-     * folders holding only them, and the folder. Checked again now: anything with content keeps it.
+     * folders holding only them, a replaced folder's pointer to its deleted storage, and the folder.
+     * Planned again now: anything with content keeps it ({@link SetAsideEntries}).
      */
-    PlannedRepair removeEmptySetAside(Path holder) {
+    PlannedRepair removeEmptySetAside(Path holder, CiphertextDirectory dir) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "remove what an interrupted move left in "
-                + keys.relative(holder), r -> removeEmpty(holder));
-    }
-
-    private static void removeEmpty(Path holder) throws IOException {
-        try (var inside = Files.newDirectoryStream(holder)) {
-            for (Path entry : inside) {
-                if (!Walk.holdsMore(entry)) { // only its name file, or nothing
-                    Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
-                    Files.delete(entry);
-                }
-            }
-        } catch (NoSuchFileException gone) {
-            return;
-        }
-        Files.delete(holder); // an entry with content keeps it
+                + keys.relative(holder), r -> setAside.putBack(holder, dir));
     }
 
     private void doWriteDirId(Path storage, String id) throws IOException {

@@ -3,6 +3,7 @@ package dev.coffer.core.health;
 import dev.coffer.core.crypto.AuthenticationFailedException;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.ConflictNames;
+import dev.coffer.core.names.DirIdFiles;
 import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryMoves;
@@ -28,21 +29,34 @@ import java.util.Set;
  * (vault-format.md 4): under their own name if no entry of the folder has that name (compared in
  * NFC, as readers list names), else beside the entry that took it, under the first free name
  * {@code <stem> (set aside by Coffer)<ext>}, {@code ... (2)}, as a sync-conflict copy is named. Whether
- * the move happened cannot be told for sure, so nothing is deleted: at worst a replaced version comes
- * back as a copy. An entry whose name does not decrypt, or that has no single payload, can only go
- * back under its own name; if that is taken it stays set aside.
+ * the move happened cannot be told for sure, so nothing with content is deleted: at worst a replaced
+ * version comes back as a copy. An entry whose name does not decrypt, or that has no single payload,
+ * can only go back under its own ciphertext name; if that is taken it stays set aside.
+ *
+ * <p>What has no content is removed: an entry folder holding only its name file (a cleanup that
+ * stopped half-way), and a folder entry whose storage folder is gone while its name is taken (the
+ * move that replaced that empty folder was done and had deleted its storage when it stopped; should
+ * that storage folder ever arrive by sync, the orphan repair adopts it). Anything else in the holder
+ * is left alone.
  *
  * <p>Not responsible for deciding when a holder is old enough to be touched ({@link Walk}).
  */
 final class SetAsideEntries {
     static final String DECORATION = " (set aside by Coffer)";
 
-    /** Where one set-aside entry goes: its own name, a new cleartext name, or nowhere (null for both). */
-    record Placement(Path entry, boolean ownName, String newName) {
-        boolean placeable() {
-            return ownName || newName != null;
-        }
+    enum Destination {
+        /** Back under its own ciphertext name. */
+        OWN_NAME,
+        /** Beside the entry that took its name, under {@link Placement#newName()}. */
+        NEW_NAME,
+        /** Removed: nothing in it to keep. */
+        NOTHING_TO_KEEP,
+        /** Left where it is: it cannot go back (or is not Coffer's). */
+        NOWHERE
     }
+
+    /** Where one item of a holder goes. */
+    record Placement(Path entry, Destination to, String newName) {}
 
     private final VaultKeys keys;
 
@@ -50,19 +64,9 @@ final class SetAsideEntries {
         this.keys = keys;
     }
 
-    /** True if an entry with content in {@code holder} holds anything but a name file (see {@link Walk#holdsMore}). */
-    static boolean holdsContent(Path holder) throws IOException {
-        for (String name : DirectoryLister.sortedNames(holder)) {
-            if (Walk.holdsMore(holder.resolve(name))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
-     * Where each set-aside entry with content in {@code holder}, which lies in {@code dir}'s storage
-     * folder, would go now. Entries placed earlier in the list count as taking their names.
+     * Where each item in {@code holder}, which lies in {@code dir}'s storage folder, would go now.
+     * Entries placed earlier in the list count as taking their names.
      */
     List<Placement> plan(Path holder, CiphertextDirectory dir) throws IOException {
         Set<String> taken = new HashSet<>();
@@ -73,24 +77,32 @@ final class SetAsideEntries {
         for (String name : DirectoryLister.sortedNames(holder)) {
             Path entry = holder.resolve(name);
             boolean shortened = name.endsWith(LongNames.C9S);
-            if (!(shortened || name.endsWith(LongNames.C9R)) || !Walk.holdsMore(entry)) {
+            if (!(shortened || name.endsWith(LongNames.C9R))) {
+                plan.add(new Placement(entry, Destination.NOWHERE, null)); // not Coffer's: never touched
+                continue;
+            }
+            if (!Walk.holdsMore(entry)) {
+                plan.add(new Placement(entry, Destination.NOTHING_TO_KEEP, null));
                 continue;
             }
             String cleartext = cleartextName(entry, name, shortened, dir);
-            boolean ownSlotFree = !Files.exists(holder.resolveSibling(name), LinkOption.NOFOLLOW_LINKS);
+            boolean complete = typeOf(entry, shortened) != null;
+            boolean nameTaken = cleartext != null && complete && taken.contains(cleartext);
             Placement p;
-            if (ownSlotFree && (cleartext == null || !taken.contains(cleartext))) {
-                p = new Placement(entry, true, null);
-            } else if (cleartext != null && typeOf(entry, shortened) != null) {
-                p = new Placement(entry, false, ConflictNames.firstFreeConflictName(cleartext, DECORATION,
+            if (!ownSlotTaken(holder, name) && !nameTaken) {
+                p = new Placement(entry, Destination.OWN_NAME, null);
+            } else if (pointsToNothing(entry)) {
+                p = new Placement(entry, Destination.NOTHING_TO_KEEP, null);
+            } else if (cleartext != null && complete) {
+                p = new Placement(entry, Destination.NEW_NAME, ConflictNames.firstFreeConflictName(cleartext, DECORATION,
                         n -> taken.contains(n) || Files.exists(keys.mapper.slot(dir, n).entryPath(), LinkOption.NOFOLLOW_LINKS)));
             } else {
-                p = new Placement(entry, false, null);
+                p = new Placement(entry, Destination.NOWHERE, null);
             }
             plan.add(p);
-            if (p.newName() != null) {
+            if (p.to() == Destination.NEW_NAME) {
                 taken.add(p.newName());
-            } else if (p.ownName() && cleartext != null) {
+            } else if (p.to() == Destination.OWN_NAME && cleartext != null) {
                 taken.add(cleartext);
             }
         }
@@ -98,9 +110,9 @@ final class SetAsideEntries {
     }
 
     /**
-     * Moves each set-aside entry in {@code holder} to where {@link #plan} says, planned afresh; never
-     * over anything (a name taken meanwhile leaves the entry set aside); then removes the holder if
-     * that emptied it.
+     * Carries out {@link #plan}, planned afresh: moves each entry back, never over anything (a name
+     * taken meanwhile leaves the entry set aside), removes what has no content, then removes the
+     * holder if that emptied it.
      */
     void putBack(Path holder, CiphertextDirectory dir) throws IOException {
         List<Placement> plan;
@@ -111,17 +123,26 @@ final class SetAsideEntries {
         }
         for (Placement p : plan) {
             Path entry = p.entry();
-            if (p.ownName()) {
-                Path slot = holder.resolveSibling(entry.getFileName().toString());
-                if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
+            switch (p.to()) {
+                case OWN_NAME -> {
+                    Path slot = holder.resolveSibling(entry.getFileName().toString());
+                    if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+                        Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
+                    }
                 }
-            } else if (p.newName() != null) {
-                boolean shortened = entry.getFileName().toString().endsWith(LongNames.C9S);
-                EntryType type = typeOf(entry, shortened);
-                if (type != null) {
-                    EntryMoves.move(entry, shortened, type, keys.mapper.slot(dir, p.newName())); // false: taken meanwhile, stays
+                case NEW_NAME -> {
+                    boolean shortened = entry.getFileName().toString().endsWith(LongNames.C9S);
+                    EntryType type = typeOf(entry, shortened);
+                    if (type != null) {
+                        EntryMoves.move(entry, shortened, type, keys.mapper.slot(dir, p.newName())); // false: taken meanwhile, stays
+                    }
                 }
+                case NOTHING_TO_KEEP -> {
+                    Files.deleteIfExists(entry.resolve(EntryType.DIRECTORY.payloadName())); // only a pointer to nothing
+                    Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
+                    Files.delete(entry); // anything that arrived in it meanwhile makes this fail: kept
+                }
+                case NOWHERE -> { }
             }
         }
         try {
@@ -130,6 +151,34 @@ final class SetAsideEntries {
             // An entry that could not go back stays set aside; the check reports it again.
         }
         AtomicFiles.syncDirectory(holder.getParent());
+    }
+
+    /** True if the ciphertext name {@code name} is held in the holder's storage folder by an entry with content. */
+    private static boolean ownSlotTaken(Path holder, String name) throws IOException {
+        Path slot = holder.resolveSibling(name);
+        // An entry folder without content there is what a move built and stopped: the entry repair
+        // removes it first, in the same run (if it is not yet a day old, the put-back waits for it).
+        return Files.exists(slot, LinkOption.NOFOLLOW_LINKS) && Walk.holdsMore(slot);
+    }
+
+    /** True if {@code entry} is a folder entry (its pointer, perhaps a name file) whose storage folder does not exist. */
+    private boolean pointsToNothing(Path entry) throws IOException {
+        Path pointer = entry.resolve(EntryType.DIRECTORY.payloadName());
+        if (!Files.isRegularFile(pointer, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        for (String inner : DirectoryLister.sortedNames(entry)) {
+            if (!inner.equals(LongNames.NAME_FILE) && !inner.equals(EntryType.DIRECTORY.payloadName())) {
+                return false;
+            }
+        }
+        String id;
+        try {
+            id = DirIdFiles.read(pointer);
+        } catch (IOException unreadable) {
+            return false;
+        }
+        return DirIdFiles.isValid(id) && !Files.exists(keys.mapper.storageOf(id), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** The NFC cleartext name of a set-aside entry, or null if it has none that a reader would list. */

@@ -162,21 +162,24 @@ final class Walk {
             temporaryFile(cleartextPath, p);
         } else if (!small.olderThanADay(p)) {
             youngTemporary(cleartextPath, p);
-        } else if (!SetAsideEntries.holdsContent(p)) {
-            report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "what an interrupted move left of an entry it set aside,"
-                    + " with no content (only name files, or nothing); repair removes it", repairs.removeEmptySetAside(p));
         } else {
             List<SetAsideEntries.Placement> plan = repairs.setAside().plan(p, f.dir());
-            if (plan.stream().anyMatch(SetAsideEntries.Placement::placeable)) {
-                boolean renamed = plan.stream().anyMatch(e -> e.newName() != null);
+            if (plan.stream().allMatch(e -> e.to() == SetAsideEntries.Destination.NOTHING_TO_KEEP)) {
+                report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "what an interrupted move left of an entry it set aside,"
+                        + " with no content (only name files, or nothing, or a replaced folder's pointer to its deleted"
+                        + " storage); repair removes it", repairs.removeEmptySetAside(p, f.dir()));
+            } else if (plan.stream().anyMatch(e -> e.to() == SetAsideEntries.Destination.OWN_NAME
+                    || e.to() == SetAsideEntries.Destination.NEW_NAME)) {
+                boolean renamed = plan.stream().anyMatch(e -> e.to() == SetAsideEntries.Destination.NEW_NAME);
                 report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set"
                         + " aside, hidden from the folder; repair puts it back " + (renamed ? "beside the entry that took its"
                         + " name since, as a copy named \"... (set aside by Coffer)\"" : "under its name (free now)")
                         + "; nothing is deleted", repairs.putBackSetAside(p, f.dir()));
             } else {
                 report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
-                        + " its name was taken since and it has no readable name to go back under, so it is hidden from the"
-                        + " folder; left alone, never deleted (its content can be recovered from this ciphertext folder)", null);
+                        + " its name was taken since, and it cannot go back under another (its name does not decrypt, or it"
+                        + " is incomplete), so it is hidden from the folder; left alone, never deleted (its content can be"
+                        + " recovered from this ciphertext folder)", null);
             }
         }
     }

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * either side): it is moved aside first, under its own name, into a new {@code .coffer-tmp-} folder
  * beside it (readers ignore it), deleted once the move is done, and put back if the move fails, so
  * that a failed move leaves the target as it was (rename(2)). A crash in between leaves it set aside
- * in that folder, whose own time starts the 24 hours after which repair puts it back if its name is
- * free (the move did not happen); it deletes nothing.
+ * in that folder, whose own time starts the 24 hours after which repair puts it back: under its name
+ * if that is free (the move did not happen), else as a copy beside the entry that took it; it
+ * deletes nothing (health {@code SetAsideEntries}).
  */
 final class ReplacedEntry {
     private static final Logger LOG = LoggerFactory.getLogger(ReplacedEntry.class);

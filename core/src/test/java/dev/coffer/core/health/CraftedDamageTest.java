@@ -498,6 +498,64 @@ class CraftedDamageTest {
         }
     }
 
+    /**
+     * A folder replaced by a move that was done and stopped after deleting the replaced (empty) folder's
+     * storage: the set-aside pointer leads nowhere and its name is taken, so nothing is left to keep.
+     * Coming back as an empty copy would only make a dangling pointer.
+     */
+    @Test
+    void aReplacedFolderWhosePointerLeadsNowhereAndWhoseNameIsTakenIsRemovedNotBroughtBack() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.createDirectory(fs.getPath("/taken"));
+            Files.writeString(fs.getPath("/taken/inside.txt"), "the folder that took the name");
+            Files.createDirectory(fs.getPath("/replaced"));
+        }
+        Path replacedStorage = v.storage("/replaced");
+        Files.delete(replacedStorage.resolve("dirid.c9r"));
+        Files.delete(replacedStorage);
+        Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f3"));
+        Files.move(v.entry("/replaced"), holder.resolve(v.entry("/taken").getFileName()));
+        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+
+        HealthReport before = v.check();
+        assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.INFO);
+                    assertThat(f.detail()).contains("no content");
+                });
+
+        assertThat(v.repairAndCheck().findings()).isEmpty(); // no dangling pointer made
+        assertThat(holder).doesNotExist();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readString(fs.getPath("/taken/inside.txt"))).isEqualTo("the folder that took the name");
+            try (Stream<Path> listed = Files.list(fs.getPath("/"))) {
+                assertThat(listed.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("set aside"));
+            }
+        }
+    }
+
+    /** An incomplete entry (no payload it can be told by) whose name is taken in NFC goes back under its own ciphertext name. */
+    @Test
+    void anIncompleteSetAsideEntryGoesBackUnderItsOwnCiphertextNameWhereTheCheckCanSeeIt() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.writeString(fs.getPath("/caf\u00e9"), "the NFC one");
+        }
+        Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f4"));
+        Path incomplete = Files.createDirectory(holder.resolve(v.encryptedName("/", "cafe\u0301")));
+        Files.write(incomplete.resolve("unknown.bin"), new byte[] {7}); // content, but no payload
+        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+
+        assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> assertThat(f.repairable()).isTrue());
+
+        v.repairAndCheck();
+
+        assertThat(holder).doesNotExist();
+        assertThat(v.storage("/").resolve(incomplete.getFileName()).resolve("unknown.bin")).hasBinaryContent(new byte[] {7});
+    }
+
     @Test
     void aMoveInterruptedAfterBuildingItsEntryIsUndoneByOneRepairAndLeftoversWithoutContentGo() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
@@ -522,6 +580,7 @@ class CraftedDamageTest {
                 .satisfies(f -> {
                     assertThat(f.severity()).isEqualTo(Severity.WARNING); // the file is hidden until repaired
                     assertThat(f.repairable()).isTrue();
+                    assertThat(f.detail()).contains("under its name"); // the built entry without content goes first
                 });
         assertThat(before.findings()).filteredOn(f -> f.kind() == FindingKind.TEMPORARY_FILE && f.severity() == Severity.INFO)
                 .extracting(Finding::ciphertextPath).containsExactlyInAnyOrder(v.relative(empty), v.relative(nameOnly.getParent()));
