@@ -49,10 +49,22 @@ final class SetAsideEntries {
         OWN_NAME,
         /** Beside the entry that took its name, under {@link Placement#newName()}. */
         NEW_NAME,
-        /** Removed: nothing in it to keep. */
+        /** Removed: an entry folder holding its name file at most. */
         NOTHING_TO_KEEP,
-        /** Left where it is: it cannot go back (or is not Coffer's). */
-        NOWHERE
+        /** Removed: a folder entry whose storage folder is gone, its name taken. */
+        POINTS_TO_NOTHING,
+        /** Left where it is: it cannot go back. */
+        NOWHERE,
+        /** Left where it is: not Coffer's. */
+        FOREIGN;
+
+        boolean removed() {
+            return this == NOTHING_TO_KEEP || this == POINTS_TO_NOTHING;
+        }
+
+        boolean placed() {
+            return this == OWN_NAME || this == NEW_NAME;
+        }
     }
 
     /** Where one item of a holder goes. */
@@ -78,7 +90,7 @@ final class SetAsideEntries {
             Path entry = holder.resolve(name);
             boolean shortened = name.endsWith(LongNames.C9S);
             if (!(shortened || name.endsWith(LongNames.C9R))) {
-                plan.add(new Placement(entry, Destination.NOWHERE, null)); // not Coffer's: never touched
+                plan.add(new Placement(entry, Destination.FOREIGN, null)); // never touched
                 continue;
             }
             if (!Walk.holdsMore(entry)) {
@@ -92,7 +104,7 @@ final class SetAsideEntries {
             if (!ownSlotTaken(holder, name) && !nameTaken) {
                 p = new Placement(entry, Destination.OWN_NAME, null);
             } else if (pointsToNothing(entry)) {
-                p = new Placement(entry, Destination.NOTHING_TO_KEEP, null);
+                p = new Placement(entry, Destination.POINTS_TO_NOTHING, null);
             } else if (cleartext != null && complete) {
                 p = new Placement(entry, Destination.NEW_NAME, ConflictNames.firstFreeConflictName(cleartext, DECORATION,
                         n -> taken.contains(n) || Files.exists(keys.mapper.slot(dir, n).entryPath(), LinkOption.NOFOLLOW_LINKS)));
@@ -137,12 +149,16 @@ final class SetAsideEntries {
                         EntryMoves.move(entry, shortened, type, keys.mapper.slot(dir, p.newName())); // false: taken meanwhile, stays
                     }
                 }
-                case NOTHING_TO_KEEP -> {
-                    Files.deleteIfExists(entry.resolve(EntryType.DIRECTORY.payloadName())); // only a pointer to nothing
+                case POINTS_TO_NOTHING -> {
+                    Files.delete(entry.resolve(EntryType.DIRECTORY.payloadName()));
                     Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
-                    Files.delete(entry); // anything that arrived in it meanwhile makes this fail: kept
+                    Files.delete(entry); // anything else that arrived in it meanwhile makes this fail: kept
                 }
-                case NOWHERE -> { }
+                case NOTHING_TO_KEEP -> {
+                    Files.deleteIfExists(entry.resolve(LongNames.NAME_FILE));
+                    Files.delete(entry); // anything else that arrived in it meanwhile makes this fail: kept
+                }
+                case NOWHERE, FOREIGN -> { }
             }
         }
         try {
@@ -153,18 +169,25 @@ final class SetAsideEntries {
         AtomicFiles.syncDirectory(holder.getParent());
     }
 
-    /** True if the ciphertext name {@code name} is held in the holder's storage folder by an entry with content. */
+    /** True if the ciphertext name {@code name} is held in the holder's storage folder by anything but an empty entry. */
     private static boolean ownSlotTaken(Path holder, String name) throws IOException {
         Path slot = holder.resolveSibling(name);
+        if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
         // An entry folder without content there is what a move built and stopped: the entry repair
-        // removes it first, in the same run (if it is not yet a day old, the put-back waits for it).
-        return Files.exists(slot, LinkOption.NOFOLLOW_LINKS) && Walk.holdsMore(slot);
+        // removes it first, in the same run, by the same test (if it is not yet a day old, the
+        // put-back, which never moves over anything, waits for it).
+        return !Files.isDirectory(slot, LinkOption.NOFOLLOW_LINKS) || !EntryInspector.holdsNothing(slot, name.endsWith(LongNames.C9S));
     }
 
-    /** True if {@code entry} is a folder entry (its pointer, perhaps a name file) whose storage folder does not exist. */
+    /**
+     * True if {@code entry} is a folder entry (a folder holding its valid pointer, perhaps a name file)
+     * whose storage folder is certainly missing: a stat of it says so, not merely fails.
+     */
     private boolean pointsToNothing(Path entry) throws IOException {
         Path pointer = entry.resolve(EntryType.DIRECTORY.payloadName());
-        if (!Files.isRegularFile(pointer, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || !Files.isRegularFile(pointer, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
         for (String inner : DirectoryLister.sortedNames(entry)) {
@@ -178,7 +201,17 @@ final class SetAsideEntries {
         } catch (IOException unreadable) {
             return false;
         }
-        return DirIdFiles.isValid(id) && !Files.exists(keys.mapper.storageOf(id), LinkOption.NOFOLLOW_LINKS);
+        if (id == null) {
+            return false; // a damaged pointer: kept
+        }
+        try {
+            Files.readAttributes(keys.mapper.storageOf(id), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return false;
+        } catch (NoSuchFileException missing) {
+            return true;
+        } catch (IOException unknown) {
+            return false; // cannot tell (unreadable, EIO): kept
+        }
     }
 
     /** The NFC cleartext name of a set-aside entry, or null if it has none that a reader would list. */

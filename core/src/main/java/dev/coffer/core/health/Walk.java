@@ -164,17 +164,22 @@ final class Walk {
             youngTemporary(cleartextPath, p);
         } else {
             List<SetAsideEntries.Placement> plan = repairs.setAside().plan(p, f.dir());
-            if (plan.stream().allMatch(e -> e.to() == SetAsideEntries.Destination.NOTHING_TO_KEEP)) {
+            if (plan.stream().allMatch(e -> e.to().removed())) {
                 report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "what an interrupted move left of an entry it set aside,"
                         + " with no content (only name files, or nothing, or a replaced folder's pointer to its deleted"
                         + " storage); repair removes it", repairs.removeEmptySetAside(p, f.dir()));
-            } else if (plan.stream().anyMatch(e -> e.to() == SetAsideEntries.Destination.OWN_NAME
-                    || e.to() == SetAsideEntries.Destination.NEW_NAME)) {
+            } else if (plan.stream().anyMatch(e -> e.to().placed())) {
                 boolean renamed = plan.stream().anyMatch(e -> e.to() == SetAsideEntries.Destination.NEW_NAME);
                 report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set"
                         + " aside, hidden from the folder; repair puts it back " + (renamed ? "beside the entry that took its"
                         + " name since, as a copy named \"... (set aside by Coffer)\"" : "under its name (free now)")
-                        + "; nothing is deleted", repairs.putBackSetAside(p, f.dir()));
+                        + "; nothing with content is deleted", repairs.putBackSetAside(p, f.dir()));
+            } else if (plan.stream().allMatch(e -> e.to().removed() || e.to() == SetAsideEntries.Destination.FOREIGN)) {
+                boolean leftovers = plan.stream().anyMatch(e -> e.to().removed());
+                report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "a folder in which an interrupted move set an entry"
+                        + " aside, holding files that are not Coffer's; they are left alone, never deleted"
+                        + (leftovers ? "; repair removes what the move left without content" : ""),
+                        leftovers ? repairs.removeEmptySetAside(p, f.dir()) : null);
             } else {
                 report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
                         + " its name was taken since, and it cannot go back under another (its name does not decrypt, or it"

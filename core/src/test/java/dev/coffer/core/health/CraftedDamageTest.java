@@ -535,6 +535,46 @@ class CraftedDamageTest {
         }
     }
 
+    /**
+     * A set-aside folder entry with a damaged pointer whose name is taken goes back as a copy (its
+     * storage cannot be told missing), and a file that is not Coffer's keeps its holder, reported as
+     * a note, never deleted.
+     */
+    @Test
+    void aDamagedSetAsidePointerGoesBackAsACopyAndAForeignFileKeepsItsHolder() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        try (CofferFileSystem fs = v.open()) {
+            Files.createDirectory(fs.getPath("/taken"));
+            Files.writeString(fs.getPath("/free.txt"), "free");
+        }
+        Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f5"));
+        Path damaged = Files.createDirectory(holder.resolve(v.entry("/taken").getFileName()));
+        Files.write(damaged.resolve("dir.c9r"), new byte[] {'a', 'b', 'c'}); // not a directory ID
+        Path free = v.entry("/free.txt");
+        Files.move(free, holder.resolve(free.getFileName()));
+        Files.write(holder.resolve(".DS_Store"), new byte[] {9});
+        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+
+        assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> assertThat(f.repairable()).isTrue());
+
+        v.repairAndCheck();
+
+        assertThat(holder.resolve(".DS_Store")).hasBinaryContent(new byte[] {9});
+        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS))); // the put-back touched it
+        assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.INFO);
+                    assertThat(f.repairable()).isFalse();
+                    assertThat(f.detail()).contains("not Coffer's");
+                });
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readString(fs.getPath("/free.txt"))).isEqualTo("free");
+        }
+        Path copy = v.entry("/taken (set aside by Coffer)");
+        assertThat(copy.resolve("dir.c9r")).hasBinaryContent(new byte[] {'a', 'b', 'c'}); // back in view, as damaged as it was
+    }
+
     /** An incomplete entry (no payload it can be told by) whose name is taken in NFC goes back under its own ciphertext name. */
     @Test
     void anIncompleteSetAsideEntryGoesBackUnderItsOwnCiphertextNameWhereTheCheckCanSeeIt() throws IOException {
