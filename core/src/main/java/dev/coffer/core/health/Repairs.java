@@ -136,7 +136,7 @@ final class Repairs {
      * The folder in which an interrupted move set aside the entry it replaced (vault-format.md 4):
      * each entry in it goes back where {@link SetAsideEntries} says, planned again now (under its
      * name if free, else as a copy); one with nowhere to go stays, and so does the folder then.
-     * Nothing is deleted. Gone meanwhile: nothing to do.
+     * Nothing with content is deleted. Gone meanwhile: nothing to do.
      */
     PlannedRepair putBackSetAside(Path holder, CiphertextDirectory dir) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + holder, "put back the entry an interrupted move set aside in "

@@ -55,7 +55,7 @@ final class SetAsideEntries {
         POINTS_TO_NOTHING,
         /** Left where it is: it cannot go back. */
         NOWHERE,
-        /** Left where it is: not Coffer's. */
+        /** Left where it is: not Coffer's (no {@code .c9r} or {@code .c9s} name, or a {@code .c9s} that is no folder). */
         FOREIGN;
 
         boolean removed() {
@@ -89,7 +89,7 @@ final class SetAsideEntries {
         for (String name : DirectoryLister.sortedNames(holder)) {
             Path entry = holder.resolve(name);
             boolean shortened = name.endsWith(LongNames.C9S);
-            if (!(shortened || name.endsWith(LongNames.C9R))) {
+            if (!(shortened || name.endsWith(LongNames.C9R)) || shortened && !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
                 plan.add(new Placement(entry, Destination.FOREIGN, null)); // never touched
                 continue;
             }
@@ -107,7 +107,7 @@ final class SetAsideEntries {
                 p = new Placement(entry, Destination.POINTS_TO_NOTHING, null);
             } else if (cleartext != null && complete) {
                 p = new Placement(entry, Destination.NEW_NAME, ConflictNames.firstFreeConflictName(cleartext, DECORATION,
-                        n -> taken.contains(n) || Files.exists(keys.mapper.slot(dir, n).entryPath(), LinkOption.NOFOLLOW_LINKS)));
+                        n -> taken.contains(n) || !provablyMissing(keys.mapper.slot(dir, n).entryPath())));
             } else {
                 p = new Placement(entry, Destination.NOWHERE, null);
             }
@@ -138,7 +138,7 @@ final class SetAsideEntries {
             switch (p.to()) {
                 case OWN_NAME -> {
                     Path slot = holder.resolveSibling(entry.getFileName().toString());
-                    if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+                    if (provablyMissing(slot)) {
                         Files.move(entry, slot); // no REPLACE_EXISTING: what took the name meanwhile is not replaced
                     }
                 }
@@ -169,10 +169,25 @@ final class SetAsideEntries {
         AtomicFiles.syncDirectory(holder.getParent());
     }
 
+    /**
+     * True only if a stat of {@code p} says it does not exist: a stat that fails otherwise (EIO, a
+     * flaky network store) must not let a move go over what is there.
+     */
+    private static boolean provablyMissing(Path p) {
+        try {
+            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return false;
+        } catch (NoSuchFileException missing) {
+            return true;
+        } catch (IOException unknown) {
+            return false;
+        }
+    }
+
     /** True if the ciphertext name {@code name} is held in the holder's storage folder by anything but an empty entry. */
     private static boolean ownSlotTaken(Path holder, String name) throws IOException {
         Path slot = holder.resolveSibling(name);
-        if (!Files.exists(slot, LinkOption.NOFOLLOW_LINKS)) {
+        if (provablyMissing(slot)) {
             return false;
         }
         // An entry folder without content there is what a move built and stopped: the entry repair

@@ -153,7 +153,7 @@ final class Walk {
      * A {@code .coffer-tmp-*} item in {@code f}'s storage folder: a temporary file, or a folder in
      * which a move set aside the entry it replaced (vault-format.md 4), left by an interrupted move.
      * After a day repair puts that entry back ({@link SetAsideEntries}): under its name if that is
-     * free, else beside the entry that took it under a new name; nothing is deleted (whether the
+     * free, else beside the entry that took it under a new name; nothing with content is deleted (whether the
      * move happened cannot be told for sure).
      */
     void temporaryInStorage(Folder f, Path p) throws IOException {
@@ -174,17 +174,19 @@ final class Walk {
                         + " aside, hidden from the folder; repair puts it back " + (renamed ? "beside the entry that took its"
                         + " name since, as a copy named \"... (set aside by Coffer)\"" : "under its name (free now)")
                         + "; nothing with content is deleted", repairs.putBackSetAside(p, f.dir()));
-            } else if (plan.stream().allMatch(e -> e.to().removed() || e.to() == SetAsideEntries.Destination.FOREIGN)) {
+            } else if (plan.stream().allMatch(e -> e.to().removed() || e.to() == SetAsideEntries.Destination.FOREIGN
+                    && e.entry().getFileName().toString().startsWith("."))) {
                 boolean leftovers = plan.stream().anyMatch(e -> e.to().removed());
                 report(FindingKind.TEMPORARY_FILE, cleartextPath, p, "a folder in which an interrupted move set an entry"
-                        + " aside, holding files that are not Coffer's; they are left alone, never deleted"
+                        + " aside, holding dot-files that are not Coffer's; they are left alone, never deleted"
                         + (leftovers ? "; repair removes what the move left without content" : ""),
                         leftovers ? repairs.removeEmptySetAside(p, f.dir()) : null);
             } else {
-                report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "an entry an interrupted move set aside;"
-                        + " its name was taken since, and it cannot go back under another (its name does not decrypt, or it"
-                        + " is incomplete), so it is hidden from the folder; left alone, never deleted (its content can be"
-                        + " recovered from this ciphertext folder)", null);
+                report(FindingKind.TEMPORARY_FILE, Severity.WARNING, cleartextPath, p, "what an interrupted move set aside"
+                        + " cannot go back: an entry whose name was taken since and that has no other to go under (its name"
+                        + " does not decrypt, or it is incomplete), or items that are not Coffer's (a sync client's copies?);"
+                        + " hidden from the folder, left alone, never deleted (the content can be recovered from this"
+                        + " ciphertext folder)", null);
             }
         }
     }

@@ -537,7 +537,7 @@ class CraftedDamageTest {
 
     /**
      * A set-aside folder entry with a damaged pointer whose name is taken goes back as a copy (its
-     * storage cannot be told missing), and a file that is not Coffer's keeps its holder, reported as
+     * storage cannot be told missing), and a dot-file that is not Coffer's keeps its holder, reported as
      * a note, never deleted.
      */
     @Test
@@ -573,6 +573,28 @@ class CraftedDamageTest {
         }
         Path copy = v.entry("/taken (set aside by Coffer)");
         assertThat(copy.resolve("dir.c9r")).hasBinaryContent(new byte[] {'a', 'b', 'c'}); // back in view, as damaged as it was
+    }
+
+    /** What a sync client may leave in a set-aside folder (renamed copies, a file named like a long-name folder) stays, a warning. */
+    @Test
+    void itemsInASetAsideFolderThatAreNotCoffersStayAndAreAWarningNotACrash() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f6"));
+        Path renamed = Files.write(holder.resolve("QUJDREVGR0hJSktMTU5PUFFSU1RV.c9r.sync-conflict-20261122"), new byte[] {5});
+        Path notAFolder = Files.write(holder.resolve("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ.c9s"), new byte[] {6});
+        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+
+        HealthReport report = v.check();
+
+        assertThat(report.ofKind(FindingKind.UNREADABLE)).isEmpty();
+        assertThat(report.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING); // perhaps the only copy of an entry
+                    assertThat(f.repairable()).isFalse();
+                });
+        v.repairAndCheck();
+        assertThat(renamed).hasBinaryContent(new byte[] {5});
+        assertThat(notAFolder).hasBinaryContent(new byte[] {6});
     }
 
     /** An incomplete entry (no payload it can be told by) whose name is taken in NFC goes back under its own ciphertext name. */
