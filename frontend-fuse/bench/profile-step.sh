@@ -1,0 +1,39 @@
+#!/bin/bash
+# Profiles one step on a mounted vault with perf, JIT-compiled Java frames included:
+#   tar    `tar xf TAR` into the mount
+#   write  `dd bs=128K` of 1 GiB of zeros with conv=fsync (fsbench's streaming write)
+# With --warm the same JVM first does the step once (and removes what it made), so the recorded run
+# shows the per-request cost; without it, the fresh JVM's. Run as root (perf -a, drop_caches).
+#
+#   frontend-fuse/bench/profile-step.sh LAUNCHER OUTDIR tar TAR [--warm]
+#   frontend-fuse/bench/profile-step.sh LAUNCHER OUTDIR write [--warm]
+#
+#   perf report -i OUTDIR/step.data --no-children --sort comm -g none       (who used the CPU)
+#   perf report -i OUTDIR/step.data --children --comm coffer-fuse-1,... --sort sym -g none
+# The JVM writes /tmp/perf-<pid>.map at exit (-XX:+DumpPerfMapAtExit); perf report needs it there.
+set -euo pipefail
+L=$1; O=$2; STEP=$3; shift 3
+case "$STEP" in
+  tar) TAR=$1; shift; run() { tar xf "$TAR" -C "$W/mnt"; } ;;
+  write) run() { dd if=/dev/zero of="$W/mnt/stream.bin" bs=128K count=8192 conv=fsync status=none; } ;;
+  *) echo "step: tar or write" >&2; exit 2 ;;
+esac
+WARM=${1:-}
+mkdir -p "$O"
+W=$(mktemp -d /dev/shm/coffer-profile.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/mnt"; printf 'profile passphrase\n' > "$W/pass"
+"$L" create "$W/cipher" --scrypt-n 16384 --passphrase-file "$W/pass" >/dev/null
+COFFER_JAVA_OPTS="${COFFER_JAVA_OPTS:-} -XX:+PreserveFramePointer -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit" \
+  "$L" mount "$W/cipher" "$W/mnt" --passphrase-file "$W/pass" > "$O/mount.log" 2>&1 & P=$!
+for _ in $(seq 300); do mountpoint -q "$W/mnt" && break; sleep 0.1; done
+mountpoint -q "$W/mnt" || { echo "not mounted" >&2; exit 1; }
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+if [ "$WARM" = --warm ]; then run; rm -rf "${W:?}"/mnt/*; fi
+drop
+export -f run 2>/dev/null || true
+start=$(date +%s.%N)
+perf record -F 999 -g -a -o "$O/step.data" -- bash -c "$(declare -f run); W='$W'; TAR='${TAR:-}'; run" 2> "$O/perf.log"
+echo "$STEP: $(echo "$(date +%s.%N) - $start" | bc) s (perf on)"
+kill -TERM "$P"; wait "$P" || true
+echo "mount JVM pid $P; perf map /tmp/perf-$P.map"
