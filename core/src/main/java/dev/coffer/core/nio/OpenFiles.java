@@ -71,10 +71,9 @@ final class OpenFiles {
 
     /**
      * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
-     * when first opened. Whether an open file is joined is decided by the key a stat reads here. A file
-     * opened first is registered under the key its lookup read ({@code lookupKey}) if none of Coffer's
-     * renames or deletes ran since the lookup's {@link #stamp} (they run under this registry's monitor,
-     * which this holds too: the key is still the path's), else under one read here, under the
+     * when first opened. The path's file key is the one its lookup read ({@code lookupKey}) if none of
+     * Coffer's renames or deletes ran since the lookup's {@link #stamp} (they run under this registry's
+     * monitor, which this holds too: the key is still the path's), else it is read here, under the
      * monitor. A foreign replacement between the lookup and the open goes unseen, and that time includes
      * waiting for this monitor (another file's close may hold it while its last writes land): so only
      * opens for reading pass a lookup key ({@link ChannelOpener}); a writer's key is always read here,
@@ -87,9 +86,7 @@ final class OpenFiles {
     synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
             Object lookupKey, long stamp) throws IOException {
         Handle h = byPath.get(ciphertextPath);
-        // A join decides by a stat, never by the lookup's key: a stale one must not drop the current
-        // file's handle (a writer's), after which the next writer would open a second one beside it.
-        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
+        if (h != null && h.fileKey != null && !h.holds(currentKey(ciphertextPath, lookupKey, stamp))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }

@@ -57,25 +57,6 @@ class OpenFilesStampTest {
         }
     }
 
-    /** A stale lookup key (here: another file's) must not drop the handle of the file the path names. */
-    @Test
-    void aStaleLookupKeyNeverDropsTheCurrentFilesHandle() throws IOException {
-        try (CofferFileSystem fs = CofferFileSystems.create(tmp.resolve("v"), "pass phrase".toCharArray(),
-                VaultOnTempDirContractTest.FAST)) {
-            Files.writeString(fs.getPath("/a.txt"), "a");
-            Path ciphertext = TestVaults.onlyCiphertextFile(tmp.resolve("v"));
-            Object otherKey = key(Files.writeString(tmp.resolve("elsewhere"), "x"));
-            OpenFiles.Handle writer = fs.openFiles.open(ciphertext, EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE),
-                    "/a.txt", false, null, fs.openFiles.stamp());
-
-            OpenFiles.Handle reader = fs.openFiles.open(ciphertext, EnumSet.of(StandardOpenOption.READ), "/a.txt", false,
-                    otherKey, fs.openFiles.stamp());
-
-            assertThat(reader).isSameAs(writer);
-            assertThat(fs.openFiles.get(ciphertext)).isSameAs(writer.file);
-        }
-    }
-
     private static Object key(Path p) throws IOException {
         return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
     }
