@@ -65,27 +65,15 @@ class RequestCostTest {
     }
 
     /**
-     * An open of a file for reading (md5sum: one per file): the lookup's one stat and the open of its
-     * ciphertext file; the open-file registry takes the file key the lookup read, no stat of its own,
-     * as long as no rename or delete ran in between ({@code OpenFilesStampTest}).
+     * An open of a file (md5sum: one per file): the lookup's one stat and the open of its ciphertext
+     * file; the open-file registry takes the file key the lookup read, no stat of its own, as long as
+     * no rename or delete ran in between ({@code OpenFilesStampTest}).
      */
     @Test
     void anOpenForReadingIsOneStatAndOneOpen() throws IOException {
         try (FileChannel ch = FileChannel.open(fs.getPath("/d/f0"), StandardOpenOption.READ)) {
             assertThat(ch.size()).isEqualTo("content 0".length());
             assertThat(rec.statted).singleElement().satisfies(p -> assertThat(p).endsWith(".c9r"));
-            assertThat(rec.opened).singleElement().isEqualTo(rec.statted.get(0));
-            assertThat(rec.listed).isEmpty();
-            assertThat(rec.deleted).isEmpty();
-        }
-    }
-
-    /** An open for writing: the lookup's stat, and one more for the registry's key (a writer trusts no earlier stat). */
-    @Test
-    void anOpenForWritingIsTwoStatsAndOneOpen() throws IOException {
-        try (FileChannel ch = FileChannel.open(fs.getPath("/d/f0"), StandardOpenOption.WRITE)) {
-            assertThat(ch.size()).isEqualTo("content 0".length());
-            assertThat(rec.statted).hasSize(2).containsOnly(rec.statted.get(0));
             assertThat(rec.opened).singleElement().isEqualTo(rec.statted.get(0));
             assertThat(rec.listed).isEmpty();
             assertThat(rec.deleted).isEmpty();

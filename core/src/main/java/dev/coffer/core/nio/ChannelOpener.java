@@ -77,12 +77,8 @@ final class ChannelOpener {
                 throw new FileSystemException(l.display(), null, "Too many levels of symbolic links or unable to access attributes of symbolic link");
             }
             payload = l.entry().payload();
-            if (!write && l.entryAttributes() != null && payload.equals(l.entry().entryPath())) {
-                // The lookup's stat was of the payload itself. Only a reader trusts it: should a sync
-                // client replace the file between the lookup and the open (which may wait for the
-                // registry while another file's close writes), a reader registered under the old key
-                // reads the old or the new content, never writes beside another open file.
-                lookupKey = l.entryAttributes().fileKey();
+            if (l.entryAttributes() != null && payload.equals(l.entry().entryPath())) {
+                lookupKey = l.entryAttributes().fileKey(); // the lookup's stat was of the payload itself
             }
         } else {
             if (!create) {

@@ -73,14 +73,10 @@ final class OpenFiles {
      * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
      * when first opened. The path's file key is the one its lookup read ({@code lookupKey}) if none of
      * Coffer's renames or deletes ran since the lookup's {@link #stamp} (they run under this registry's
-     * monitor, which this holds too: the key is still the path's), else it is read here, under the
-     * monitor. A foreign replacement between the lookup and the open goes unseen, and that time includes
-     * waiting for this monitor (another file's close may hold it while its last writes land): so only
-     * opens for reading pass a lookup key ({@link ChannelOpener}); a writer's key is always read here,
-     * and only a foreign replacement between its channel's open and that read goes unseen.
+     * monitor, which this holds too: the key is still the path's), else it is read here. Only a foreign
+     * replacement between the lookup and the open, microseconds, goes unseen.
      *
-     * @param lookupKey the file key its lookup read for {@code ciphertextPath} itself (an open for
-     *                  reading), or null (then it is read here)
+     * @param lookupKey the file key its lookup read for {@code ciphertextPath} itself, or null (then it is read here)
      * @param stamp     {@link #stamp()} as it was before that lookup
      */
     synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
