@@ -6,10 +6,8 @@ import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.nio.RecordingFileSystem;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import jnr.ffi.Runtime;
@@ -62,22 +60,6 @@ class RequestCostTest {
         attributes.getattr("/d/f0", stat);
         assertThat(rec.statted).hasSize(1).allSatisfy(p -> assertThat(p).endsWith(".c9r"));
         assertNothingElse();
-    }
-
-    /**
-     * An open of a file (md5sum: one per file): the lookup's one stat and the open of its ciphertext
-     * file; the open-file registry takes the file key the lookup read, no stat of its own, as long as
-     * no rename or delete ran in between ({@code OpenFilesStampTest}).
-     */
-    @Test
-    void anOpenForReadingIsOneStatAndOneOpen() throws IOException {
-        try (FileChannel ch = FileChannel.open(fs.getPath("/d/f0"), StandardOpenOption.READ)) {
-            assertThat(ch.size()).isEqualTo("content 0".length());
-            assertThat(rec.statted).singleElement().satisfies(p -> assertThat(p).endsWith(".c9r"));
-            assertThat(rec.opened).singleElement().isEqualTo(rec.statted.get(0));
-            assertThat(rec.listed).isEmpty();
-            assertThat(rec.deleted).isEmpty();
-        }
     }
 
     /**

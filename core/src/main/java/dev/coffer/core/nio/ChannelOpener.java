@@ -52,7 +52,6 @@ final class ChannelOpener {
             throw new ReadOnlyFileSystemException();
         }
         boolean follow = !options.contains(LinkOption.NOFOLLOW_LINKS);
-        long stamp = openFiles.stamp(); // before the lookup, whose file key the registry may then trust
         Located l = follow ? resolver.locateFollowing(path) : resolver.locate(path);
         if (l.isRoot() && !write) {
             return new FolderChannel(resolver.directoryOf(l).storage(), l.display());
@@ -61,7 +60,6 @@ final class ChannelOpener {
             throw new FileSystemException(l.display(), null, "Is a directory");
         }
         Path payload;
-        Object lookupKey = null;
         boolean fresh = false;
         if (l.entry() != null) {
             if (createNew) {
@@ -77,9 +75,6 @@ final class ChannelOpener {
                 throw new FileSystemException(l.display(), null, "Too many levels of symbolic links or unable to access attributes of symbolic link");
             }
             payload = l.entry().payload();
-            if (l.entryAttributes() != null && payload.equals(l.entry().entryPath())) {
-                lookupKey = l.entryAttributes().fileKey(); // the lookup's stat was of the payload itself
-            }
         } else {
             if (!create) {
                 throw new NoSuchFileException(l.display());
@@ -91,12 +86,12 @@ final class ChannelOpener {
             payload = slot.payload(EntryType.FILE);
             fresh = true;
         }
-        OpenFiles.Handle h = openHandle(payload, lookupKey, stamp, write, fresh, truncate, l.display());
+        OpenFiles.Handle h = openHandle(payload, write, fresh, truncate, l.display());
         return new CleartextFileChannel(openFiles, h, read, write, append);
     }
 
-    private OpenFiles.Handle openHandle(Path payload, Object lookupKey, long stamp, boolean write, boolean fresh,
-            boolean truncate, String display) throws IOException {
+    private OpenFiles.Handle openHandle(Path payload, boolean write, boolean fresh, boolean truncate, String display)
+            throws IOException {
         Set<StandardOpenOption> ct = EnumSet.of(StandardOpenOption.READ);
         if (!readOnly) {
             ct.add(StandardOpenOption.WRITE);
@@ -105,7 +100,7 @@ final class ChannelOpener {
             ct.add(StandardOpenOption.CREATE_NEW);
         }
         try {
-            return openFiles.open(payload, ct, display, truncate, lookupKey, stamp);
+            return openFiles.open(payload, ct, display, truncate);
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(display);
         } catch (NoSuchFileException e) {
@@ -115,7 +110,7 @@ final class ChannelOpener {
                 throw new AccessDeniedException(display);
             }
             // A ciphertext file without write permission can still be read.
-            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false, lookupKey, stamp);
+            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false);
         }
     }
 }

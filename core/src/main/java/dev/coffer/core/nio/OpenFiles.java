@@ -34,9 +34,6 @@ final class OpenFiles {
     private final Map<Path, Handle> byPath = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
 
-    /** Changes run {@link #exclusively}, counted after each ends; written only under this monitor. */
-    private volatile long changes;
-
     OpenFiles(ContentKeys keys) {
         this.keys = keys;
     }
@@ -62,35 +59,22 @@ final class OpenFiles {
     }
 
     /**
-     * A stamp to take before a lookup whose file key is then given to {@link #open}: it changes with
-     * every change run {@link #exclusively} (each of Coffer's renames and deletes of a file).
-     */
-    long stamp() {
-        return changes;
-    }
-
-    /**
      * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
-     * when first opened. The path's file key is the one its lookup read ({@code lookupKey}) if none of
-     * Coffer's renames or deletes ran since the lookup's {@link #stamp} (they run under this registry's
-     * monitor, which this holds too: the key is still the path's), else it is read here. Only a foreign
-     * replacement between the lookup and the open, microseconds, goes unseen.
-     *
-     * @param lookupKey the file key its lookup read for {@code ciphertextPath} itself, or null (then it is read here)
-     * @param stamp     {@link #stamp()} as it was before that lookup
+     * when first opened. The path's file key is read here, under this registry's monitor, which Coffer's
+     * own renames hold too ({@link #exclusively}): a key read earlier (by the lookup) may be stale. Only a
+     * foreign replacement between the channel's open and the key's read, microseconds, goes unseen.
      */
-    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
-            Object lookupKey, long stamp) throws IOException {
+    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate)
+            throws IOException {
         Handle h = byPath.get(ciphertextPath);
-        if (h != null && h.fileKey != null && !h.holds(currentKey(ciphertextPath, lookupKey, stamp))) {
+        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options);
             try {
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), currentKey(ciphertextPath, lookupKey, stamp),
-                        ciphertextPath);
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), fileKeyOrNull(ciphertextPath), ciphertextPath);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
@@ -101,11 +85,6 @@ final class OpenFiles {
         }
         h.refs++;
         return h;
-    }
-
-    /** The lookup's key if no change ran {@link #exclusively} since its stamp, else what a stat reads now. */
-    private Object currentKey(Path ciphertextPath, Object lookupKey, long stamp) throws IOException {
-        return lookupKey != null && stamp == changes ? lookupKey : fileKeyOrNull(ciphertextPath);
     }
 
     /** The file key of what {@code ciphertextPath} names now, or null if nothing (or the store gives none). */
@@ -153,11 +132,7 @@ final class OpenFiles {
      * open file for the same ciphertext file, beside the one the updates move there.
      */
     synchronized void exclusively(IoAction change) throws IOException {
-        try {
-            change.run();
-        } finally {
-            changes++; // after the change: a lookup that read the old key also read the old stamp
-        }
+        change.run();
     }
 
     /** A change of the store and of this registry, run by {@link #exclusively}. */
