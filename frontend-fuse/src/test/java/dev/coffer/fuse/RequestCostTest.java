@@ -6,8 +6,10 @@ import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.nio.RecordingFileSystem;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import jnr.ffi.Runtime;
@@ -60,6 +62,23 @@ class RequestCostTest {
         attributes.getattr("/d/f0", stat);
         assertThat(rec.statted).hasSize(1).allSatisfy(p -> assertThat(p).endsWith(".c9r"));
         assertNothingElse();
+    }
+
+    /**
+     * An open of a file (md5sum: one per file): the lookup's stat, the open of its ciphertext file, and
+     * a stat of it for the open-file registry's key, read after the open so that it names the inode the
+     * channel holds (the lookup's may be stale: performance.md, "Tried and dropped").
+     */
+    @Test
+    void anOpenIsTwoStatsOfItsCiphertextFileAndOneOpen() throws IOException {
+        try (FileChannel ch = FileChannel.open(fs.getPath("/d/f0"), StandardOpenOption.READ)) {
+            assertThat(ch.size()).isEqualTo("content 0".length());
+            assertThat(rec.statted).hasSize(2).containsOnly(rec.statted.get(0));
+            assertThat(rec.statted.get(0)).endsWith(".c9r");
+            assertThat(rec.opened).singleElement().isEqualTo(rec.statted.get(0));
+            assertThat(rec.listed).isEmpty();
+            assertThat(rec.deleted).isEmpty();
+        }
     }
 
     /**
