@@ -20,7 +20,7 @@ class BenchmarkListTest {
             "FileChannelBenchmark.seqWrite", "FileChannelBenchmark.seqRead",
             "FileChannelBenchmark.randomRead4k", "FileChannelBenchmark.randomWrite4k",
             "ListingBenchmark.listVault", "ListingBenchmark.listPlain",
-            "NameBenchmark.encryptName", "NameBenchmark.decryptName",
+            "NameBenchmark.encryptName", "NameBenchmark.encryptNameRemembered", "NameBenchmark.decryptName",
             "NameBenchmark.storageFolderUncached", "NameBenchmark.storageFolderCached",
             "UnlockBenchmark.unlock", "UnlockBenchmark.unlockAndOpen",
             "SmallFilesBenchmark.openReadClose");

@@ -8,7 +8,11 @@ import java.util.Arrays;
  * lock or resize. A lost race or a replaced slot only means a miss. Bounded: {@link #SLOTS} names.
  */
 final class EncryptedNames {
-    /** A power of two: enough for a folder being listed and looked up, a few hundred KiB at most. */
+    /**
+     * A power of two: enough for a folder being listed and looked up. Full, the table holds ~1.5 MB
+     * with 20-character names (a record, the name and its 52-character encryption each), ~6 MB at most
+     * with 255-byte names.
+     */
     static final int SLOTS = 8192;
 
     private record Known(String parentDirId, String name, String encrypted) {}

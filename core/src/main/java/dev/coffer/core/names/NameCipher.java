@@ -38,7 +38,7 @@ public final class NameCipher {
         }
         byte[] ct = siv.encrypt(name.getBytes(StandardCharsets.UTF_8), parentDirId.getBytes(StandardCharsets.UTF_8));
         String encrypted = Base64.getUrlEncoder().encodeToString(ct);
-        encryptedNames.put(parentDirId, name, encrypted);
+        remember(parentDirId, name, encrypted);
         return encrypted;
     }
 
@@ -61,9 +61,16 @@ public final class NameCipher {
         // What encrypt would give for this name, unless the Base64 had non-canonical padding bits
         // (the decoder accepts them; encrypt never writes them). The strict UTF-8 decoding round-trips.
         if (Base64.getUrlEncoder().encodeToString(ct).equals(encName)) {
-            encryptedNames.put(parentDirId, name, encName);
+            remember(parentDirId, name, encName);
         }
         return name;
+    }
+
+    private void remember(String parentDirId, String name, String encrypted) {
+        encryptedNames.put(parentDirId, name, encrypted);
+        if (siv.isDestroyed()) {
+            encryptedNames.clear(); // a lock cleared the table while this call was under way: no name stays
+        }
     }
 
     /** {@code XX/YYYYYYYYYYYYYYYYYYYYYYYYYYYYYY}: the storage folder of {@code dirId} below {@code d/}. */
