@@ -203,7 +203,7 @@ class CraftedDamageTest {
         assertThat(young.repairable()).isFalse();
         assertThat(only(v.repairAndCheck())).isEqualTo(young);
 
-        Files.setLastModifiedTime(entry, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(entry);
         Finding old = only(v.check());
         assertThat(old.severity()).isEqualTo(Severity.WARNING);
         assertThat(old.repairable()).isTrue();
@@ -376,7 +376,7 @@ class CraftedDamageTest {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path fresh = Files.write(v.storage("/docs").resolve(".coffer-tmp-00000000000000aa"), new byte[] {1});
         Path stale = Files.write(v.storage("/").resolve(".coffer-tmp-00000000000000bb"), new byte[] {2});
-        Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(stale);
         HealthReport report = v.check();
         assertThat(report.ofKind(FindingKind.TEMPORARY_FILE)).hasSize(2);
         assertThat(report.healthy()).isTrue();
@@ -409,7 +409,7 @@ class CraftedDamageTest {
         Path young = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000c3"));
         Files.createDirectory(young.resolve("CCCCCCCCCCCCCCCCCCCCCCCC.c9r")); // within its day: a move may be under way
         for (Path holder : List.of(holder1, holder2, holder3)) {
-            Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+            twoDaysOld(holder);
         }
         HealthReport before = v.check();
         assertThat(before.ofKind(FindingKind.TEMPORARY_FILE)).hasSize(4);
@@ -467,7 +467,7 @@ class CraftedDamageTest {
         Path nameless = Files.createDirectory(root.resolve(".coffer-tmp-00000000000000f2"));
         Files.write(nameless.resolve(foreign), new byte[] {2});
         for (Path p : List.of(holder, nameless)) {
-            Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+            twoDaysOld(p);
         }
         HealthReport before = v.check();
         assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
@@ -516,7 +516,7 @@ class CraftedDamageTest {
         Files.delete(replacedStorage);
         Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f3"));
         Files.move(v.entry("/replaced"), holder.resolve(v.entry("/taken").getFileName()));
-        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(holder);
 
         HealthReport before = v.check();
         assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
@@ -553,7 +553,7 @@ class CraftedDamageTest {
         Path free = v.entry("/free.txt");
         Files.move(free, holder.resolve(free.getFileName()));
         Files.write(holder.resolve(".DS_Store"), new byte[] {9});
-        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(holder);
 
         assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
                 .satisfies(f -> assertThat(f.repairable()).isTrue());
@@ -561,7 +561,7 @@ class CraftedDamageTest {
         v.repairAndCheck();
 
         assertThat(holder.resolve(".DS_Store")).hasBinaryContent(new byte[] {9});
-        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS))); // the put-back touched it
+        twoDaysOld(holder); // the put-back touched it
         assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
                 .satisfies(f -> {
                     assertThat(f.severity()).isEqualTo(Severity.INFO);
@@ -582,7 +582,7 @@ class CraftedDamageTest {
         Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f6"));
         Path renamed = Files.write(holder.resolve("QUJDREVGR0hJSktMTU5PUFFSU1RV.c9r.sync-conflict-20261122"), new byte[] {5});
         Path notAFolder = Files.write(holder.resolve("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ.c9s"), new byte[] {6});
-        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(holder);
 
         HealthReport report = v.check();
 
@@ -607,7 +607,7 @@ class CraftedDamageTest {
         Path holder = Files.createDirectory(v.storage("/").resolve(".coffer-tmp-00000000000000f4"));
         Path incomplete = Files.createDirectory(holder.resolve(v.encryptedName("/", "cafe\u0301")));
         Files.write(incomplete.resolve("unknown.bin"), new byte[] {7}); // content, but no payload
-        Files.setLastModifiedTime(holder, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        twoDaysOld(holder);
 
         assertThat(v.check().findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
                 .satisfies(f -> assertThat(f.repairable()).isTrue());
@@ -635,7 +635,7 @@ class CraftedDamageTest {
                 .resolve("DDDDDDDDDDDDDDDDDDDDDDDDDDDD.c9s"));
         Files.write(nameOnly.resolve("name.c9s"), new byte[] {1});
         for (Path p : List.of(holder, halfBuilt, empty, nameOnly.getParent())) {
-            Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+            twoDaysOld(p);
         }
         HealthReport before = v.check();
         assertThat(before.findings()).filteredOn(f -> f.ciphertextPath().equals(v.relative(holder))).singleElement()
@@ -737,5 +737,10 @@ class CraftedDamageTest {
                 Files.delete(x);
             }
         }
+    }
+
+    /** Past the 24 hours within which a sync may still be delivering an item. */
+    private static void twoDaysOld(Path p) throws IOException {
+        Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
     }
 }
