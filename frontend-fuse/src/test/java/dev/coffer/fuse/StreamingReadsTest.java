@@ -121,7 +121,11 @@ class StreamingReadsTest {
 
     @Test
     void theRequestThatReachesAFailedReadReportsTheFailure() throws IOException {
-        long failAt = 3L << 20;
+        // Beyond the ring's reach from the stream's start (32 slots of 128 KiB): the streamers can only
+        // get to the failing unit after the reader has taken slots from them. Nearer (3 MiB), both
+        // streamers could fail, and so end the stream, before the reader's first request reached it,
+        // leaving every request to be read directly (it happened once on a loaded machine).
+        long failAt = 8L << 20;
         FileChannel failing = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
             @Override
             public int read(ByteBuffer dst, long position) throws IOException {
