@@ -71,7 +71,7 @@ public final class EntryMoves {
             if (target.shortened()) {
                 AtomicFiles.write(entryPath.resolve(LongNames.NAME_FILE), target.c9rName().getBytes(StandardCharsets.US_ASCII));
             }
-            if (!rename(payload, target.payload(type))) {
+            if (!renameUnsynced(payload, target.payload(type))) {
                 throw new FileAlreadyExistsException(target.payload(type).toString(), null, "appeared in a folder just created");
             }
         } catch (IOException | RuntimeException e) {
@@ -83,6 +83,11 @@ public final class EntryMoves {
             }
             throw e;
         }
+        // Outside the undo above: once the payload is in, its entry must keep its name file.
+        if (!entryPath.getParent().equals(payload.getParent())) {
+            AtomicFiles.syncDirectory(entryPath.getParent()); // the new entry folder itself
+        }
+        syncBoth(payload, target.payload(type));
         return true;
     }
 
@@ -112,8 +117,17 @@ public final class EntryMoves {
         }
     }
 
-    /** One rename of {@code source} to the free name {@code target}; false if the target is occupied. */
+    /** One rename of {@code source} to the free name {@code target}, made durable; false if the target is occupied. */
     private static boolean rename(Path source, Path target) throws IOException {
+        if (!renameUnsynced(source, target)) {
+            return false;
+        }
+        syncBoth(source, target);
+        return true;
+    }
+
+    /** One rename of {@code source} to the free name {@code target}; false if the target is occupied. */
+    private static boolean renameUnsynced(Path source, Path target) throws IOException {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
@@ -126,10 +140,14 @@ public final class EntryMoves {
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
             return false;
         }
+        return true;
+    }
+
+    /** fsyncs the folders a rename from {@code source} to {@code target} changed. */
+    private static void syncBoth(Path source, Path target) throws IOException {
         AtomicFiles.syncDirectory(target.getParent());
         if (!source.getParent().equals(target.getParent())) {
             AtomicFiles.syncDirectory(source.getParent());
         }
-        return true;
     }
 }

@@ -122,10 +122,17 @@ final class Mover {
         }
         try {
             afterMove(e, to, src, dst);
-        } finally {
+        } catch (IOException notDurable) {
             if (setAside != null) {
-                setAside.discard(); // after the move's fsyncs: a crash never keeps the delete without the move
+                setAside.keep(); // deleted only once the move is durable: a crash never keeps the delete without the move
             }
+            if (afterwards != null) {
+                notDurable.addSuppressed(afterwards);
+            }
+            throw notDurable;
+        }
+        if (setAside != null) {
+            setAside.discard(); // after the move's fsyncs: a crash never keeps the delete without the move
         }
         if (afterwards != null) {
             throw afterwards;

@@ -59,7 +59,12 @@ final class ReplacedEntry {
             r.removeHolder(failure);
             throw failure;
         }
-        AtomicFiles.syncDirectory(e.parent().storage());
+        try {
+            AtomicFiles.syncDirectory(e.parent().storage());
+        } catch (IOException notDurable) {
+            r.putBack(notDurable); // a move that fails leaves the target where it was
+            throw notDurable;
+        }
         return r;
     }
 
@@ -73,7 +78,11 @@ final class ReplacedEntry {
             return;
         }
         removeHolder(failure);
-        AtomicFiles.syncDirectory(original.parent().storage());
+        try {
+            AtomicFiles.syncDirectory(original.parent().storage());
+        } catch (IOException notDurable) {
+            failure.addSuppressed(notDurable);
+        }
     }
 
     /** The move is done: the replaced entry is deleted (what cannot be is left for repair, and logged). */
@@ -92,11 +101,21 @@ final class ReplacedEntry {
             }
             TreeWriter.removeEntryFolder(aside);
             Files.delete(holder);
+            AtomicFiles.syncDirectory(original.parent().storage());
         } catch (IOException e) {
-            LOG.warn("could not delete an entry replaced by a move ({}); it stays set aside in {}", e.getClass().getName(),
-                    holder);
+            LOG.warn("could not delete an entry replaced by a move ({}); what is left of it stays set aside in {}",
+                    e.getClass().getName(), holder);
         }
-        AtomicFiles.syncDirectory(original.parent().storage());
+    }
+
+    /**
+     * The move happened but is not known to be durable (a folder's fsync failed): the replaced entry
+     * stays set aside, where the health check's repair finds it and, a day later, puts it back as a
+     * copy beside the entry that took its name (or under its name if the move was lost in a crash).
+     */
+    void keep() {
+        LOG.warn("a move replaced an entry but could not be made durable; the replaced entry stays set aside in {}",
+                holder);
     }
 
     private void removeHolder(Throwable failure) {

@@ -71,8 +71,10 @@ final class TreeWriter {
             try {
                 AtomicFiles.write(slot.entryPath().resolve(LongNames.NAME_FILE), slot.c9rName().getBytes(StandardCharsets.US_ASCII));
             } catch (IOException | RuntimeException e) {
-                // An entry folder without its name file would take the name (EEXIST) while no lookup finds it.
+                // An entry folder without its payload would take the name (EEXIST) while no lookup finds it;
+                // its name file is there if only the folder's fsync failed.
                 try {
+                    Files.deleteIfExists(slot.entryPath().resolve(LongNames.NAME_FILE));
                     Files.deleteIfExists(slot.entryPath());
                 } catch (IOException cleanup) {
                     e.addSuppressed(cleanup);

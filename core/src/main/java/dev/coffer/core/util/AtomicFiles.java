@@ -23,7 +23,11 @@ public final class AtomicFiles {
 
     private AtomicFiles() {}
 
-    /** Replaces (or creates) {@code target} with {@code content}, atomically and durably. */
+    /**
+     * Replaces (or creates) {@code target} with {@code content}, atomically and durably.
+     *
+     * @throws NotDurableException if the target was replaced but the folder's fsync failed
+     */
     public static void write(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Path temp = dir.resolve(tempName());
@@ -56,14 +60,23 @@ public final class AtomicFiles {
     }
 
     /**
-     * fsyncs a folder so that a rename or creation in it survives a crash. Best effort: file systems
-     * that cannot open a folder for reading (Windows, Jimfs) are skipped.
+     * fsyncs a folder so that a rename or creation in it survives a crash. File systems that cannot
+     * open a folder for reading (Windows, Jimfs) are skipped: they offer no folder fsync. A failing
+     * fsync is thrown: the change is made, but a caller must not go on as if it were durable.
+     *
+     * @throws NotDurableException if the folder's fsync failed
      */
-    public static void syncDirectory(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+    public static void syncDirectory(Path dir) throws NotDurableException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(dir, StandardOpenOption.READ);
         } catch (IOException | UnsupportedOperationException e) {
-            // Not supported on this file system; the rename itself is still atomic.
+            return; // no folder fsync on this file system; the rename itself is still atomic
+        }
+        try (ch) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw new NotDurableException(dir, e);
         }
     }
 }

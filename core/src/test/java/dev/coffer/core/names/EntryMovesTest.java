@@ -1,6 +1,10 @@
 package dev.coffer.core.names;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.coffer.core.nio.RecordingFileSystem;
+import dev.coffer.core.util.NotDurableException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +63,23 @@ class EntryMovesTest {
         Slot target = f.slot(LONG);
         assertThat(Files.readString(target.entryPath().resolve(LongNames.NAME_FILE))).isEqualTo(target.c9rName());
         assertThat(f.decrypt(target.payload(EntryType.SYMLINK))).isEqualTo("target");
+    }
+
+    @Test
+    void aPayloadAdoptedUnderALongNameKeepsItsNameFileWhenTheFolderSyncFails() throws IOException {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        StorageFixture failing = new StorageFixture(rec.wrap(tmp.resolve("failing")));
+        failing.file("a", "A");
+        Slot target = failing.slot(LONG);
+        rec.failFolderSyncsFromMove(2); // move 1 writes name.c9s, move 2 brings the payload in
+
+        assertThatThrownBy(() -> EntryMoves.adopt(failing.slot("a").entryPath(), EntryType.FILE, target))
+                .isInstanceOf(NotDurableException.class);
+
+        rec.folderSyncFails = folder -> false;
+        assertThat(failing.slot("a").entryPath()).doesNotExist();
+        assertThat(Files.readString(target.entryPath().resolve(LongNames.NAME_FILE))).isEqualTo(target.c9rName());
+        assertThat(failing.decrypt(target.payload(EntryType.FILE))).isEqualTo("A");
     }
 
     @Test

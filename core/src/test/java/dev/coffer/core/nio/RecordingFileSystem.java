@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.testing.DelegatingChannel;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
@@ -10,6 +11,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -27,6 +29,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * A file system that forwards to the default one and records which folders were listed, which
@@ -40,6 +44,12 @@ public final class RecordingFileSystem extends FileSystem {
     public final List<String> statted = Collections.synchronizedList(new ArrayList<>());
     /** Paths deleted (files and folders). */
     public final List<String> deleted = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * Folders whose fsync fails with EIO's message from now on (the change itself is made, as a
+     * disk's failing journal would leave it); asked at each fsync, with the folder's path.
+     */
+    public volatile Predicate<Path> folderSyncFails = folder -> false;
+    private final AtomicInteger moves = new AtomicInteger();
     /** Every provider call, as "operation path" (tests that prove some code touches no file at all). */
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     private final FileSystem base = FileSystems.getDefault();
@@ -52,6 +62,12 @@ public final class RecordingFileSystem extends FileSystem {
 
     private Path unwrap(Path p) {
         return ((RPath) p).delegate;
+    }
+
+    /** Every folder's fsync fails from the {@code n}th move (rename) after this call on (n = 0: at once). */
+    public void failFolderSyncsFromMove(int n) {
+        int start = moves.get();
+        folderSyncFails = folder -> moves.get() >= start + n;
     }
 
     /** A copy of every provider call so far, as "operation path", in order. */
@@ -134,7 +150,19 @@ public final class RecordingFileSystem extends FileSystem {
         @Override
         public FileChannel newFileChannel(Path p, Set<? extends OpenOption> o, FileAttribute<?>... a) throws IOException {
             opened.add(p.toString());
-            return d.newFileChannel(record("open", p), o, a);
+            FileChannel ch = d.newFileChannel(record("open", p), o, a);
+            if (!Files.isDirectory(unwrap(p), LinkOption.NOFOLLOW_LINKS)) {
+                return ch;
+            }
+            return new DelegatingChannel(ch) {
+                @Override
+                public void force(boolean metaData) throws IOException {
+                    if (folderSyncFails.test(p)) {
+                        throw new IOException("Input/output error");
+                    }
+                    super.force(metaData);
+                }
+            };
         }
 
         @Override
@@ -159,7 +187,10 @@ public final class RecordingFileSystem extends FileSystem {
             d.delete(record("delete", p));
         }
         @Override public void copy(Path s, Path t, CopyOption... o) throws IOException { d.copy(record("copy", s), record("copy-to", t), o); }
-        @Override public void move(Path s, Path t, CopyOption... o) throws IOException { d.move(record("move", s), record("move-to", t), o); }
+        @Override public void move(Path s, Path t, CopyOption... o) throws IOException {
+            d.move(record("move", s), record("move-to", t), o);
+            moves.incrementAndGet();
+        }
         @Override public boolean isSameFile(Path a, Path b) throws IOException { return d.isSameFile(record("same", a), record("same", b)); }
         @Override public boolean isHidden(Path p) throws IOException { return d.isHidden(record("hidden", p)); }
         @Override public FileStore getFileStore(Path p) throws IOException { return d.getFileStore(record("store", p)); }
