@@ -22,7 +22,9 @@ fi
 # damaged (a real EIO); the failed-move test makes a rename fail with chattr +i (e2fsprogs; on tmpfs
 # it needs Linux 6.0 or later).
 # The GUI tests render real JavaFX scenes headless (Monocle, software pipeline): they need fonts.
-for pkg in fuse3 rsync sqlite3 git fio litmus davfs2 gocryptfs e2fsprogs fontconfig fonts-dejavu-core; do
+# A German session's error messages (locales: glibc's translations and localedef) show that the
+# mount reads the system's messages in English whatever the session's language.
+for pkg in fuse3 rsync sqlite3 git fio litmus davfs2 gocryptfs e2fsprogs fontconfig fonts-dejavu-core locales; do
   installed "$pkg" || missing+=("$pkg")
 done
 if ! installed libfuse2 && ! installed libfuse2t64; then
@@ -54,6 +56,9 @@ fi
 # container has none, so make them (as every desktop installation has) for the package test.
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO mkdir -p /etc/xdg/menus /usr/share/desktop-directories
+if ! locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8'; then
+  $SUDO localedef -i de_DE -f UTF-8 de_DE.UTF-8
+fi
 if [ ! -e /dev/fuse ]; then
   echo "warning: /dev/fuse is missing: the FUSE tests will fail (load the fuse module, or give the container --device /dev/fuse)" >&2
 fi

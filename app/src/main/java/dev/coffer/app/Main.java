@@ -2,6 +2,7 @@ package dev.coffer.app;
 
 import dev.coffer.app.cli.CliContext;
 import dev.coffer.app.cli.CofferCommand;
+import dev.coffer.fuse.SystemMessages;
 
 /**
  * The process entry point of the {@code coffer} launcher: without arguments on a desktop, or with a
@@ -15,6 +16,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        SystemMessages.inEnglish(); // before any other thread: the code that reads error messages expects English ones
         CliContext ctx = CliContext.system();
         GuiLauncher gui = new GuiLauncher(System.getenv(), CofferCommand.commandLine(ctx).getSubcommands().keySet());
         if (gui.wantsGui(args)) {

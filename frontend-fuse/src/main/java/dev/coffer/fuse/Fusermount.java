@@ -32,7 +32,9 @@ final class Fusermount {
         }
         cmd.add("--");
         cmd.add(mountPoint.toAbsolutePath().toString());
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("LC_ALL", "C"); // its message is read ("busy") and would be in the session's language
+        Process p = pb.start();
         String err;
         try (InputStream in = p.getErrorStream()) {
             err = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();

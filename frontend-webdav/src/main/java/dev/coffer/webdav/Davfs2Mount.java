@@ -150,7 +150,7 @@ public final class Davfs2Mount implements AutoCloseable {
     public synchronized void close() throws IOException {
         if (!closed) {
             try {
-                Commands.run(List.of("umount", mountPoint.toString()));
+                Commands.run(List.of("umount", mountPoint.toString()), Map.of("LC_ALL", "C")); // its message is read
             } catch (IOException e) {
                 if (String.valueOf(e.getMessage()).contains("busy")) {
                     throw new OsMountBusyException("files are open through " + mountPoint);

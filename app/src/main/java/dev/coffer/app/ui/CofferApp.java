@@ -16,6 +16,7 @@ import dev.coffer.app.vaults.SettingsStore;
 import dev.coffer.app.vaults.VaultService;
 import dev.coffer.app.vaults.VaultState;
 import dev.coffer.core.vault.VaultCreationOptions;
+import dev.coffer.fuse.SystemMessages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -89,6 +90,7 @@ public final class CofferApp extends Application {
 
     @Override
     public void start(Stage stage) throws IOException {
+        SystemMessages.inEnglish(); // again: the toolkit's GTK has set the whole C locale from the environment
         Request r = request;
         Path home = Path.of(System.getProperty("user.home"));
         service = new VaultService(new SettingsStore(r.configFolder()), Mounters.defaults(), Clock.systemUTC(),
