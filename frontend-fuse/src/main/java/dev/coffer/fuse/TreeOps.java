@@ -147,7 +147,17 @@ final class TreeOps {
                 }
                 synchronized (unlinkedLock) { // libfuse keeps a file unlinked, or replaced, while open
                     backing.ensureUnlinkedFolder();
-                    move(from, to, null);
+                    try {
+                        move(from, to, null);
+                    } catch (IOException e) {
+                        if (!movedAnyway(from, to)) {
+                            throw e;
+                        }
+                        // Made but not known to be durable (a folder's fsync failed): a crash's leftovers in the
+                        // reserved folder are cleared at the next mount anyway. Failing here would leave the file
+                        // there unrecorded, and the end of the mount would delete it.
+                        LOG.debug("hiding an open file: the move was made, its folder fsync failed ({})", e.getClass().getName());
+                    }
                 }
                 kept.movedAway(from, to);
                 kept.renamed(from, to);
@@ -279,9 +289,29 @@ final class TreeOps {
                 return place;
             } catch (IOException | RuntimeException e) {
                 failure.addSuppressed(e);
+                if (e instanceof IOException && movedAnyway(kept, place)) {
+                    return place; // made, though not known to be durable (a folder's fsync failed)
+                }
             }
         }
         return null;
+    }
+
+    /** True if a move that threw has happened all the same: the source is gone and the target is there. */
+    private boolean movedAnyway(String from, String to) {
+        try {
+            return movedAnyway(backing.resolve(from), to);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private boolean movedAnyway(Path from, String to) {
+        try {
+            return existing(from) == null && existing(backing.resolve(to)) != null;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Moves {@code from} to {@code to}; {@code replaced} is the target's attributes if it was moved away just before. */

@@ -118,9 +118,9 @@ public final class VaultOptionsViewModel {
         char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
         work(() -> {
             try {
-                VaultKeys.changePassphrase(vault, oldPassphrase, newPassphrase);
-                updateRemembered(forKeyring);
-                return messages.get("options.passphraseChanged");
+                boolean durable = VaultKeys.changePassphrase(vault, oldPassphrase, newPassphrase);
+                updateRemembered(forKeyring); // the new passphrase is the one in force, durable or not
+                return messages.get(durable ? "options.passphraseChanged" : "options.passphraseChangedNotDurable");
             } finally {
                 Passphrases.wipe(forKeyring);
             }
@@ -150,9 +150,9 @@ public final class VaultOptionsViewModel {
         char[] forKeyring = java.util.Arrays.copyOf(newPassphrase, newPassphrase.length);
         work(() -> {
             try {
-                VaultKeys.resetPassphrase(vault, recoveryWords, newPassphrase);
-                updateRemembered(forKeyring);
-                return messages.get("options.passphraseReset");
+                boolean durable = VaultKeys.resetPassphrase(vault, recoveryWords, newPassphrase);
+                updateRemembered(forKeyring); // the new passphrase is the one in force, durable or not
+                return messages.get(durable ? "options.passphraseReset" : "options.passphraseChangedNotDurable");
             } finally {
                 Passphrases.wipe(forKeyring);
             }

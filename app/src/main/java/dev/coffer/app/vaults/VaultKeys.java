@@ -1,5 +1,6 @@
 package dev.coffer.app.vaults;
 
+import dev.coffer.core.util.NotDurableException;
 import dev.coffer.core.vault.InvalidPassphraseException;
 import dev.coffer.core.vault.InvalidRecoveryKeyException;
 import dev.coffer.core.vault.VaultAccess;
@@ -20,10 +21,17 @@ import java.util.List;
 public final class VaultKeys {
     private VaultKeys() {}
 
-    public static void changePassphrase(ManagedVault vault, char[] oldPassphrase, char[] newPassphrase)
+    /**
+     * @return true once the new passphrase is saved for good; false if it is in force but the disk
+     *         reported an error making it durable (after a crash the previous one may be needed)
+     */
+    public static boolean changePassphrase(ManagedVault vault, char[] oldPassphrase, char[] newPassphrase)
             throws VaultException {
         try {
             VaultAccess.changePassphrase(vault.settings().folderPath(), oldPassphrase, newPassphrase);
+            return true;
+        } catch (NotDurableException changedAnyway) {
+            return false;
         } catch (IOException e) {
             throw translate(e);
         } finally {
@@ -45,10 +53,14 @@ public final class VaultKeys {
         }
     }
 
-    public static void resetPassphrase(ManagedVault vault, String recoveryWords, char[] newPassphrase)
+    /** As {@link #changePassphrase}: false if the new passphrase is in force but not known to be durable. */
+    public static boolean resetPassphrase(ManagedVault vault, String recoveryWords, char[] newPassphrase)
             throws VaultException {
         try {
             VaultAccess.resetPassphrase(vault.settings().folderPath(), recoveryWords, newPassphrase);
+            return true;
+        } catch (NotDurableException changedAnyway) {
+            return false;
         } catch (IOException e) {
             throw translate(e);
         } finally {

@@ -59,7 +59,10 @@ final class RepairBackups {
                 } catch (AtomicMoveNotSupportedException e) {
                     Files.move(temp, backup);
                 }
-                AtomicFiles.syncDirectory(dir);
+            }
+            // Also when an earlier repair kept it: its fsync may have failed, and the repair that follows cuts the original.
+            for (Path d = dir; d != null && d.startsWith(keys.vaultDir); d = d.getParent()) {
+                AtomicFiles.syncDirectory(d); // the backup's folder and the folders createDirectories may have made
             }
             return keys.relative(backup);
         } catch (NoSuchAlgorithmException e) {

@@ -69,10 +69,10 @@ public final class CofferFileSystems {
             }
             // A store that cannot be written is opened read-only, with a warning, instead of failing on the first write.
             boolean openReadOnly = readOnly || limits.readOnly();
-            if (!openReadOnly) {
-                ensureRootStorage(unlocked.vaultDir(), key);
-            }
             try {
+                if (!openReadOnly) {
+                    ensureRootStorage(unlocked.vaultDir(), key);
+                }
                 return CofferFileSystemProvider.instance().open(unlocked.vaultDir(), key, info, limits, openReadOnly);
             } catch (IOException | RuntimeException e) {
                 key.destroy();

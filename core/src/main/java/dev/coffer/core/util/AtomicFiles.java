@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * Writes a small metadata file so that a crash leaves either the old file, the new file, or an
@@ -61,8 +62,9 @@ public final class AtomicFiles {
 
     /**
      * fsyncs a folder so that a rename or creation in it survives a crash. File systems that cannot
-     * open a folder for reading (Windows, Jimfs) are skipped: they offer no folder fsync. A failing
-     * fsync is thrown: the change is made, but a caller must not go on as if it were durable.
+     * open a folder for reading (Windows, Jimfs) or refuse its fsync as unsupported are skipped: they
+     * offer no folder fsync. A failing fsync is thrown: the change is made, but a caller must not go
+     * on as if it were durable.
      *
      * @throws NotDurableException if the folder's fsync failed
      */
@@ -76,7 +78,21 @@ public final class AtomicFiles {
         try (ch) {
             ch.force(true);
         } catch (IOException e) {
+            if (noFolderFsync(e)) {
+                return; // some network and shared-folder file systems have none; the rename is still atomic
+            }
             throw new NotDurableException(dir, e);
         }
+    }
+
+    /**
+     * True for the errors of a store that has no folder fsync at all (EINVAL, ENOTSUP, EBADF: older
+     * CIFS clients, some shared folders), which restic, Dovecot and coreutils skip too; not for EIO
+     * or a full disk. By the system's message: Java gives no errno, and the application makes those
+     * messages English whatever the session's language (frontend-fuse {@code SystemMessages}).
+     */
+    static boolean noFolderFsync(IOException e) {
+        String reason = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return reason.contains("invalid argument") || reason.contains("not supported") || reason.contains("bad file descriptor");
     }
 }

@@ -1,6 +1,7 @@
 package dev.coffer.core.vault;
 
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.NotDurableException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +31,15 @@ final class MasterkeyReplacer {
             throw new IOException(name + " changed while the passphrase was being changed; nothing was written - try again");
         }
         if (oldBytes != null) {
-            AtomicFiles.write(vaultDir.resolve(backupName(name, oldBytes)), oldBytes);
+            try {
+                AtomicFiles.write(vaultDir.resolve(backupName(name, oldBytes)), oldBytes);
+            } catch (NotDurableException e) {
+                // Only the backup was written: the passphrase itself is unchanged, and must be said so.
+                throw new IOException("the passphrase was not changed: the backup of " + name
+                        + " could not be saved for good (" + e.getCause().getMessage() + ")", e);
+            }
         }
-        AtomicFiles.write(target, newBytes);
+        AtomicFiles.write(target, newBytes); // NotDurableException: changed, but a crash may bring the old one back
     }
 
     /** {@code <name>.<lower-case hex of SHA-256(oldBytes)[0..4)>.bkup}. */

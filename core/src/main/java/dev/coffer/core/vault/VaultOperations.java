@@ -57,7 +57,19 @@ final class VaultOperations {
             return new UnlockedVault(vaultDir, key, config, List.of());
         } catch (IOException | RuntimeException e) {
             key.destroy();
+            removeRootFiles(vaultDir, e); // a new vault holds nothing yet: a retry must find the folder as it was
             throw e;
+        }
+    }
+
+    /** Removes the root files a failed creation wrote (both were checked to be absent before it: they are its own). */
+    private static void removeRootFiles(Path vaultDir, Throwable failure) {
+        for (String name : List.of(VaultFiles.VAULT_CONFIG, VaultFiles.MASTERKEY)) {
+            try {
+                Files.deleteIfExists(vaultDir.resolve(name));
+            } catch (IOException cleanup) {
+                failure.addSuppressed(cleanup);
+            }
         }
     }
 

@@ -110,6 +110,55 @@ class FolderSyncFailureTest {
         }
     }
 
+    @Test
+    void aStoreWithoutFolderFsyncIsUsedAsBefore() throws IOException {
+        rec.folderSyncError = "Invalid argument"; // EINVAL: the store has no folder fsync at all
+        rec.failFolderSyncsFromMove(0);
+        try (CofferFileSystem fs = vault()) {
+            Path file = fs.getPath("/report.txt");
+            Path link = fs.getPath("/link");
+            Files.writeString(file, "replaced");
+            Files.createDirectory(fs.getPath("/folder"));
+            Files.createSymbolicLink(link, fs.getPath("elsewhere"));
+
+            Files.move(link, file, StandardCopyOption.REPLACE_EXISTING);
+
+            assertThat(Files.readSymbolicLink(file).toString()).isEqualTo("elsewhere");
+            assertThat(Files.isDirectory(fs.getPath("/folder"))).isTrue();
+            assertThat(setAside()).isEmpty();
+        }
+    }
+
+    @Test
+    void aPassphraseChangeSaysWhetherItHappened() throws IOException {
+        vault().close();
+        Path dir = rec.wrap(tmp.resolve("vault"));
+        rec.failFolderSyncsFromMove(1); // the backup of masterkey.coffer is renamed into place (move 1), then fsynced
+        assertThatThrownBy(() -> VaultAccess.changePassphrase(dir, PASSPHRASE.toCharArray(), "second one".toCharArray()))
+                .isNotInstanceOf(NotDurableException.class).hasMessageContaining("the passphrase was not changed");
+        VaultAccess.unlock(dir, PASSPHRASE.toCharArray()).close();
+
+        rec.failFolderSyncsFromMove(2); // the backup is written again (move 1), then the new masterkey.coffer (move 2)
+        assertThatThrownBy(() -> VaultAccess.changePassphrase(dir, PASSPHRASE.toCharArray(), "second one".toCharArray()))
+                .isInstanceOf(NotDurableException.class);
+        rec.folderSyncFails = folder -> false;
+        VaultAccess.unlock(dir, "second one".toCharArray()).close();
+    }
+
+    @Test
+    void aVaultWhoseCreationFailsLeavesTheFolderAsItWasForARetry() throws IOException {
+        rec.failFolderSyncsFromMove(1); // masterkey.coffer is renamed into place (move 1), then its folder fsynced
+        assertThatThrownBy(this::vault).isInstanceOf(NotDurableException.class);
+        try (Stream<Path> left = Files.list(tmp.resolve("vault"))) {
+            assertThat(left).isEmpty();
+        }
+
+        rec.folderSyncFails = folder -> false;
+        try (CofferFileSystem fs = vault()) {
+            Files.writeString(fs.getPath("/works.txt"), "yes");
+        }
+    }
+
     /** Every {@code .coffer-tmp-} folder in the vault's storage: an entry a move set aside. */
     private List<Path> setAside() throws IOException {
         try (Stream<Path> s = Files.walk(tmp.resolve("vault").resolve("d"))) {

@@ -49,6 +49,8 @@ public final class RecordingFileSystem extends FileSystem {
      * disk's failing journal would leave it); asked at each fsync, with the folder's path.
      */
     public volatile Predicate<Path> folderSyncFails = folder -> false;
+    /** The system's message of such a failing fsync: EIO's by default. */
+    public volatile String folderSyncError = "Input/output error";
     private final AtomicInteger moves = new AtomicInteger();
     /** Every provider call, as "operation path" (tests that prove some code touches no file at all). */
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -158,7 +160,7 @@ public final class RecordingFileSystem extends FileSystem {
                 @Override
                 public void force(boolean metaData) throws IOException {
                     if (folderSyncFails.test(p)) {
-                        throw new IOException("Input/output error");
+                        throw new IOException(folderSyncError);
                     }
                     super.force(metaData);
                 }
