@@ -1,6 +1,8 @@
 package dev.coffer.fuse;
 
 import jnr.ffi.LibraryLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes the C library's error messages English for the whole process. Java reports most errno
@@ -38,10 +40,21 @@ public final class SystemMessages {
             if (ENGLISH.equals(current) || "POSIX".equals(current)) {
                 return true;
             }
-            return c.setlocale(category, ENGLISH) != null;
+            if (c.setlocale(category, ENGLISH) != null) {
+                return true;
+            }
+            log().warn("the C library refused English error messages; in another language a full disk may reach programs as EIO");
+            return false;
         } catch (LinkageError | RuntimeException e) {
-            return false; // the messages stay as they were; nothing else depends on this
+            log().warn("could not make the system's error messages English ({}); in another language a full disk may reach "
+                    + "programs as EIO", e.getClass().getName());
+            return false;
         }
+    }
+
+    /** Made only when there is something to say: the command line's quick commands start no logging. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(SystemMessages.class);
     }
 
     /** {@code LC_MESSAGES}: 5 in glibc and musl, 6 on macOS and the BSDs; -1 where the C library has none (Windows). */

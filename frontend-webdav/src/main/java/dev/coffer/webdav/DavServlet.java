@@ -256,10 +256,24 @@ final class DavServlet extends HttpServlet {
             return 409;
         } else if (e instanceof AccessDeniedException) {
             return 403;
-        } else if (e instanceof FileSystemException fse && fse.getReason() != null && fse.getReason().contains("space")) {
+        } else if (diskFull(e)) {
             return 507;
         }
         return 500;
+    }
+
+    /**
+     * A full disk or quota, by the system's message (kept English by the application), anywhere in
+     * the causes: a write that fails reaches here as a plain IOException, often wrapped by the vault.
+     */
+    private static boolean diskFull(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+            if (m.contains("no space left") || m.contains("disk quota exceeded")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void bare(HttpServletResponse resp, int status) {

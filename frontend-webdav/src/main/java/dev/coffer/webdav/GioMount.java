@@ -167,15 +167,28 @@ final class GioMount implements AutoCloseable {
                     closed = true;
                     return writers;
                 } catch (IOException e) {
-                    if (!isBusy(e)) {
+                    if (!isBusy(e) && !stillMounted()) {
                         throw e;
                     }
+                    // Busy: gvfsd sends its refusal in the desktop session's language ("Dateisystem ist
+                    // belegt"), which LC_ALL on gio does not change, so any refusal of a mount that is
+                    // still there counts as busy: waiting is what keeps an upload that is under way.
                 }
             }
             if (System.nanoTime() > deadline) {
                 return writers;
             }
             pause();
+        }
+    }
+
+    /** True while gvfs still has the mount (its {@code gio info} succeeds). */
+    private boolean stillMounted() {
+        try {
+            run(List.of(gio.toString(), "info", "-a", "standard::name", uri));
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
