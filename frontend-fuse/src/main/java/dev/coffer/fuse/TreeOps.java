@@ -172,8 +172,15 @@ final class TreeOps {
             try {
                 move(from, to, existing(backing.resolve(keptPath)));
             } catch (IOException | RuntimeException e) {
-                putBack(keptPath, to, e);
-                throw e;
+                if (!(e instanceof IOException) || !movedAnyway(from, to)) {
+                    putBack(keptPath, to, e);
+                    throw e;
+                }
+                // Made, but its folder's fsync failed. libfuse has hidden the replaced file already and
+                // cannot take that back, so the rename counts as done (an error would have the file
+                // put back as a copy beside the new one at every such save), and the failure is logged.
+                LOG.warn("a rename over an open file was made, but the disk reported an error saving it for good ({})",
+                        e.getClass().getName());
             }
             kept.renamed(from, to);
         } finally {

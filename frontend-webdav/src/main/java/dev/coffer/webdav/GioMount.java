@@ -40,12 +40,15 @@ final class GioMount implements AutoCloseable {
     /** How long a lock waits for just-closed files to be uploaded before it calls the mount busy. */
     static final long IDLE_WAIT_SECONDS = 5;
     private static final String LOCAL_PATH = "local path: ";
+    /** How long the check that a refused mount is still there may take (gvfs answers at once). */
+    private static final long STILL_MOUNTED_SECONDS = 10;
 
     private final Path gio;
     private final Map<String, String> environment;
     private final String uri;
     private final String where;
     private boolean closed;
+    private String lastRefusal; // gio's last refusal to unmount, for the message when it stays refused
 
     private GioMount(Path gio, String sessionBus, String uri, String where) {
         this.gio = gio;
@@ -122,10 +125,10 @@ final class GioMount implements AutoCloseable {
         }
         run(unmount(true));
         closed = true;
-        throw new IOException(writers.isEmpty()
+        throw new IOException((writers.isEmpty()
                 ? "gvfs was still busy uploading after " + BUSY_WAIT_SECONDS + " s; unmounted by force: what it had not uploaded is not in the vault"
                 : "files were still open for writing through the mount after " + BUSY_WAIT_SECONDS + " s (process " + writers
-                        + "); unmounted by force: what was written to them is not in the vault");
+                        + "); unmounted by force: what was written to them is not in the vault") + refusal());
     }
 
     /**
@@ -140,8 +143,8 @@ final class GioMount implements AutoCloseable {
         }
         Set<Long> writers = unmountWhenIdle(IDLE_WAIT_SECONDS);
         if (!closed) {
-            throw new OsMountBusyException(writers.isEmpty() ? "gvfs is still uploading files written through " + where
-                    : "files are open for writing through " + where + " (process " + writers + ")");
+            throw new OsMountBusyException((writers.isEmpty() ? "gvfs is still uploading files written through " + where
+                    : "files are open for writing through " + where + " (process " + writers + ")") + refusal());
         }
     }
 
@@ -170,6 +173,7 @@ final class GioMount implements AutoCloseable {
                     if (!isBusy(e) && !stillMounted()) {
                         throw e;
                     }
+                    lastRefusal = e.getMessage();
                     // Busy: gvfsd sends its refusal in the desktop session's language ("Dateisystem ist
                     // belegt"), which LC_ALL on gio does not change, so any refusal of a mount that is
                     // still there counts as busy: waiting is what keeps an upload that is under way.
@@ -182,10 +186,15 @@ final class GioMount implements AutoCloseable {
         }
     }
 
+    /** What gio said when it last refused to unmount, to quote in a message ("" if it never refused). */
+    private String refusal() {
+        return lastRefusal == null ? "" : " (gio: " + lastRefusal.strip() + ")";
+    }
+
     /** True while gvfs still has the mount (its {@code gio info} succeeds). */
     private boolean stillMounted() {
         try {
-            run(List.of(gio.toString(), "info", "-a", "standard::name", uri));
+            run(List.of(gio.toString(), "info", "-a", "standard::name", uri), null, STILL_MOUNTED_SECONDS);
             return true;
         } catch (IOException e) {
             return false;

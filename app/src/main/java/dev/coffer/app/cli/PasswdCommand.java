@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.util.NotDurableException;
 import dev.coffer.core.vault.VaultAccess;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -39,7 +40,12 @@ final class PasswdCommand implements Callable<Integer> {
         try {
             current = new PassphraseSource(ctx).existing(passphrase.file, "Current passphrase for " + vault + ": ");
             chosen = newPassphrase.read(ctx);
-            VaultAccess.changePassphrase(vault, current, chosen);
+            try {
+                VaultAccess.changePassphrase(vault, current, chosen);
+            } catch (NotDurableException changedAnyway) {
+                // The new passphrase is in force: say so (exit 0), and that a crash may bring the old one back.
+                ctx.err().println("coffer: warning: " + changedAnyway.getMessage() + " (then the previous passphrase opens it)");
+            }
         } finally {
             PassphraseSource.wipe(current);
             PassphraseSource.wipe(chosen);

@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.core.util.NotDurableException;
 import dev.coffer.core.vault.VaultAccess;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -40,7 +41,12 @@ final class RecoverCommand implements Callable<Integer> {
         String words = RecoveryWords.read(ctx, wordsFile);
         char[] chosen = newPassphrase.read(ctx);
         try {
-            VaultAccess.resetPassphrase(vault, words, chosen);
+            try {
+                VaultAccess.resetPassphrase(vault, words, chosen);
+            } catch (NotDurableException changedAnyway) {
+                // The new passphrase is in force: say so (exit 0), and that a crash may bring the old one back.
+                ctx.err().println("coffer: warning: " + changedAnyway.getMessage() + " (then the previous passphrase opens it)");
+            }
         } finally {
             PassphraseSource.wipe(chosen);
         }

@@ -1,6 +1,7 @@
 package dev.coffer.app.ui;
 
 import dev.coffer.app.os.DesktopTheme;
+import dev.coffer.app.os.ErrorMessages;
 import dev.coffer.app.os.LogFile;
 import dev.coffer.app.os.PassphraseStore;
 import dev.coffer.app.os.SingleInstance;
@@ -16,7 +17,6 @@ import dev.coffer.app.vaults.SettingsStore;
 import dev.coffer.app.vaults.VaultService;
 import dev.coffer.app.vaults.VaultState;
 import dev.coffer.core.vault.VaultCreationOptions;
-import dev.coffer.fuse.SystemMessages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -90,7 +90,7 @@ public final class CofferApp extends Application {
 
     @Override
     public void start(Stage stage) throws IOException {
-        SystemMessages.inEnglish(); // again: the toolkit's GTK has set the whole C locale from the environment
+        ErrorMessages.inEnglish(); // again: the toolkit's GTK has set the whole C locale from the environment
         Request r = request;
         Path home = Path.of(System.getProperty("user.home"));
         service = new VaultService(new SettingsStore(r.configFolder()), Mounters.defaults(), Clock.systemUTC(),

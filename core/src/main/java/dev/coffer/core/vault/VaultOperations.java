@@ -2,6 +2,7 @@ package dev.coffer.core.vault;
 
 import dev.coffer.core.crypto.MasterKey;
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.NotDurableException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -47,24 +48,39 @@ final class VaultOperations {
             }
         }
         MasterKey key = MasterKey.generate(random);
+        List<String> written = new java.util.ArrayList<>(2); // the root files this creation put in place
         try {
             VaultConfig config = new VaultConfig(VaultClaims.FORMAT, options.cipherCombo(),
                     options.shorteningThreshold(), VaultClaims.SECTOR_SIZE, UUID.randomUUID().toString());
             ScryptParams params = new ScryptParams(options.scryptCostParam(), ScryptParams.DEFAULT_R, ScryptParams.DEFAULT_P);
-            AtomicFiles.write(vaultDir.resolve(VaultFiles.MASTERKEY),
-                    MasterkeyFile.wrap(key, passphrase, params, random, kdf).toBytes());
-            AtomicFiles.write(vaultDir.resolve(VaultFiles.VAULT_CONFIG), VaultConfigJwt.write(config, key));
+            writeRootFile(vaultDir, VaultFiles.MASTERKEY, MasterkeyFile.wrap(key, passphrase, params, random, kdf).toBytes(),
+                    written);
+            writeRootFile(vaultDir, VaultFiles.VAULT_CONFIG, VaultConfigJwt.write(config, key), written);
             return new UnlockedVault(vaultDir, key, config, List.of());
         } catch (IOException | RuntimeException e) {
             key.destroy();
-            removeRootFiles(vaultDir, e); // a new vault holds nothing yet: a retry must find the folder as it was
+            removeRootFiles(vaultDir, written, e); // a new vault holds nothing yet: a retry must find these files absent
             throw e;
         }
     }
 
-    /** Removes the root files a failed creation wrote (both were checked to be absent before it: they are its own). */
-    private static void removeRootFiles(Path vaultDir, Throwable failure) {
-        for (String name : List.of(VaultFiles.VAULT_CONFIG, VaultFiles.MASTERKEY)) {
+    /** Writes a root file; records it in {@code written} once it is in place, durable or not. */
+    private static void writeRootFile(Path vaultDir, String name, byte[] content, List<String> written) throws IOException {
+        try {
+            AtomicFiles.write(vaultDir.resolve(name), content);
+        } catch (NotDurableException inPlace) {
+            written.add(name);
+            throw inPlace;
+        }
+        written.add(name);
+    }
+
+    /**
+     * Removes the root files a failed creation put in place (both were checked to be absent): not one
+     * whose writing failed before its rename, which may be somebody else's that arrived meanwhile.
+     */
+    private static void removeRootFiles(Path vaultDir, List<String> written, Throwable failure) {
+        for (String name : written) {
             try {
                 Files.deleteIfExists(vaultDir.resolve(name));
             } catch (IOException cleanup) {
