@@ -1,11 +1,8 @@
 package dev.coffer.fuse;
 
 import jnr.ffi.LastError;
-import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
-import jnr.ffi.annotations.Delegate;
-import jnr.ffi.types.size_t;
 
 /**
  * Answers every open for reading only with {@code FOPEN_NOFLUSH}, so that the kernel sends no FLUSH
@@ -31,7 +28,6 @@ final class NoFlushReplies {
     static final int FOPEN_NOFLUSH = 1 << 5;
     private static final int O_ACCMODE = 3;
     private static final int O_RDONLY = 0;
-    private static final int EIO = 5;
     /** sizeof(struct fuse_in_header); {@code fuse_open_in.flags} follows it. */
     private static final int IN_HEADER = 40;
     /** sizeof(struct fuse_out_header): len, error, unique. */
@@ -41,41 +37,15 @@ final class NoFlushReplies {
     /** sizeof(struct iovec) on 64-bit Linux: void *iov_base, size_t iov_len. */
     private static final int IOVEC = 16;
 
-    /** {@code send} of libfuse 2's {@code struct fuse_chan_ops}. Public only because jnr-ffi implements it. */
-    public interface Send {
-        @Delegate
-        int send(Pointer channel, Pointer iov, @size_t long count);
-    }
-
-    /** {@code receive} of {@code struct fuse_chan_ops}: never called, requests are read from libfuse's channel. */
-    public interface Receive {
-        @Delegate
-        int receive(Pointer channelRef, Pointer buf, @size_t long size);
-    }
-
-    private final LibFuseChannels lib;
     private final LibC libc;
     private final Runtime runtime = Runtime.getSystemRuntime();
     private final int fd;
-    // Held for the mount's life: native code calls them through the pointers in ops.
-    private final Send send = this::send;
-    private final Receive receive = (channelRef, buf, size) -> -EIO;
-    private final Pointer ops;
-    private final Pointer channel;
+    private final ReplyChannel channel;
 
     NoFlushReplies(LibFuseChannels lib, LibC libc, Pointer sessionChannel, long bufferSize) {
-        this.lib = lib;
         this.libc = libc;
         this.fd = lib.fuse_chan_fd(sessionChannel);
-        int word = runtime.addressSize();
-        ops = Memory.allocateDirect(runtime, 3L * word);
-        ops.putPointer(0, runtime.getClosureManager().getClosurePointer(Receive.class, receive));
-        ops.putPointer(word, runtime.getClosureManager().getClosurePointer(Send.class, send));
-        ops.putAddress(2L * word, 0L); // no destroy: the descriptor is libfuse's channel's, closed by its teardown
-        channel = lib.fuse_chan_new(ops, fd, bufferSize, null);
-        if (channel == null) {
-            throw new IllegalStateException("libfuse could not make a channel (out of memory)");
-        }
+        this.channel = new ReplyChannel(lib, fd, bufferSize, this::send);
     }
 
     /**
@@ -85,12 +55,12 @@ final class NoFlushReplies {
     Pointer channelFor(Pointer request, int length, Pointer sessionChannel) {
         boolean readOnlyOpen = length >= IN_HEADER + 4 && request.getInt(4) == FUSE_OPEN
                 && (request.getInt(IN_HEADER) & O_ACCMODE) == O_RDONLY;
-        return readOnlyOpen ? channel : sessionChannel;
+        return readOnlyOpen ? channel.channel : sessionChannel;
     }
 
     /** Frees the channel (not the descriptor). Only once no request is processed any more. */
     void close() {
-        lib.fuse_chan_destroy(channel);
+        channel.close();
     }
 
     /** The channel's send function (package-private for tests, which call it with replies of their own). */
