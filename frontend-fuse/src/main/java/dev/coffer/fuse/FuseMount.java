@@ -46,8 +46,8 @@ public final class FuseMount implements AutoCloseable {
         this.fuse = fuse;
         this.mountPointString = mountPointString;
         this.readOnly = options.readOnly();
-        this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(), adapter::requestStarts,
-                this::teardown);
+        this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(),
+                options.readdirPlusPossible(), adapter::requestStarts, this::teardown);
     }
 
     /**
@@ -172,6 +172,11 @@ public final class FuseMount implements AutoCloseable {
     /** Worker threads the session has started (never retired). */
     int workersStarted() {
         return loop.workersStarted();
+    }
+
+    /** READDIRPLUS requests answered so far (tests). */
+    long readdirPlusAnswered() {
+        return loop.readdirPlusAnswered();
     }
 
     FuseAdapter adapter() {

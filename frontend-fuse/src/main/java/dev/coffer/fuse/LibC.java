@@ -2,6 +2,7 @@ package dev.coffer.fuse;
 
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.SaveError;
+import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
 
 /**
@@ -16,4 +17,8 @@ public interface LibC {
     @SaveError
     @ssize_t
     long writev(int fd, Pointer iov, int count);
+
+    @SaveError
+    @ssize_t
+    long write(int fd, Pointer buf, @size_t long count);
 }

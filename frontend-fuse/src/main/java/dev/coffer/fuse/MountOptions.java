@@ -85,6 +85,14 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
         return false;
     }
 
+    /**
+     * False where a request may arrive in a pipe instead of memory ({@code -o splice_read}): READDIRPLUS
+     * is answered in Java from the request's bytes, so it is not asked for then.
+     */
+    boolean readdirPlusPossible() {
+        return fuseOptions.stream().noneMatch(o -> o.contains("splice_read"));
+    }
+
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */
     List<String> arguments(String mountPoint) {
         List<String> args = new ArrayList<>(List.of(fsName, mountPoint, "-f"));

@@ -42,6 +42,7 @@ final class SessionLoop {
     private final Pointer session;
     private final Pointer channel;
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
+    private final ReaddirPlus readdirPlus; // null likewise, or where requests may arrive in a pipe (splice_read)
     private final long bufferSize;
     private final int maxWorkers;
     private final Runnable onEnd;
@@ -57,13 +58,15 @@ final class SessionLoop {
      * @param beforeEachRequest run on the worker before it processes each request (the adapter keeps
      *                          what one request's several calls share in thread-locals)
      */
-    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, Runnable beforeEachRequest, Runnable onEnd) {
+    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, boolean readdirPlus, Runnable beforeEachRequest,
+            Runnable onEnd) {
         this.lib = natives.fuse;
         this.libc = natives.libc;
         this.session = session;
         this.channel = lib.fuse_session_next_chan(session, null);
         this.bufferSize = lib.fuse_chan_bufsize(channel);
         this.noFlushReplies = natives.channels.map(this::noFlushReplies).orElse(null);
+        this.readdirPlus = readdirPlus ? natives.channels.map(c -> readdirPlus(c, beforeEachRequest)).orElse(null) : null;
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
         this.beforeEachRequest = beforeEachRequest;
@@ -75,6 +78,16 @@ final class SessionLoop {
             return new NoFlushReplies(channels, libc, channel, bufferSize);
         } catch (RuntimeException | LinkageError e) {
             LOG.debug("no FOPEN_NOFLUSH channel: {}", e.getClass().getName());
+            return null;
+        }
+    }
+
+    /** The READDIRPLUS answerer, or null if it cannot be made: listings then stay plain READDIRs. */
+    private ReaddirPlus readdirPlus(LibFuseChannels channels, Runnable beforeEachRequest) {
+        try {
+            return new ReaddirPlus(channels, libc, session, channel, bufferSize, beforeEachRequest);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("no READDIRPLUS: {}", e.getClass().getName());
             return null;
         }
     }
@@ -93,6 +106,11 @@ final class SessionLoop {
     /** Worker threads started so far (never more than maxWorkers). */
     int workersStarted() {
         return started.get();
+    }
+
+    /** READDIRPLUS requests answered so far; 0 where they are not asked for. */
+    long readdirPlusAnswered() {
+        return readdirPlus == null ? 0 : readdirPlus.answered();
     }
 
     /** The negative errno that ended the loop, or 0 for a normal end (unmounted). */
@@ -133,9 +151,17 @@ final class SessionLoop {
                 busy();
                 Pointer received = channelRef.getPointer(0);
                 boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
-                beforeEachRequest.run();
-                lib.fuse_session_process_buf(session, buf, noFlushReplies == null || !inMemory
-                        ? received : noFlushReplies.channelFor(memory, res, received));
+                int opcode = inMemory && res >= 8 ? memory.getInt(4) : -1;
+                if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
+                    readdirPlus.answer(memory, res); // libfuse 2 does not know it
+                } else {
+                    beforeEachRequest.run();
+                    Pointer replyChannel = noFlushReplies == null || !inMemory ? received : noFlushReplies.channelFor(memory, res, received);
+                    if (readdirPlus != null && opcode == ReaddirPlus.FUSE_INIT) {
+                        replyChannel = readdirPlus.channelFor(memory, res, replyChannel);
+                    }
+                    lib.fuse_session_process_buf(session, buf, replyChannel);
+                }
                 synchronized (lock) {
                     idle++;
                 }
@@ -170,6 +196,9 @@ final class SessionLoop {
             } finally {
                 if (noFlushReplies != null) {
                     noFlushReplies.close(); // no request is processed any more
+                }
+                if (readdirPlus != null) {
+                    readdirPlus.close();
                 }
                 ended.complete(null);
             }

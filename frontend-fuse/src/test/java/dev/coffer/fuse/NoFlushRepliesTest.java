@@ -151,6 +151,11 @@ class NoFlushRepliesTest {
         public void fuse_chan_destroy(Pointer channel) {
             destroyed.add(channel);
         }
+
+        @Override
+        public void fuse_session_process(Pointer session, Pointer buf, long len, Pointer channel) {
+            throw new AssertionError("no request is processed by NoFlushReplies itself");
+        }
     }
 
     private static final class RecordingLibC implements LibC {
@@ -166,6 +171,11 @@ class NoFlushRepliesTest {
         @Override
         public int getgid() {
             return 0;
+        }
+
+        @Override
+        public long write(int fd, Pointer buf, long count) {
+            throw new AssertionError("NoFlushReplies writes with writev");
         }
 
         @Override
