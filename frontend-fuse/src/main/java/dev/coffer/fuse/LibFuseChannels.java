@@ -5,8 +5,9 @@ import jnr.ffi.types.size_t;
 
 /**
  * The part of libfuse 2's channel API that {@link NoFlushReplies} and {@link ReaddirPlus} need:
- * more channels on the mount's {@code /dev/fuse} descriptor, and processing a request made in Java. Bound apart from {@link LibFuseSession}, and only on Linux,
- * so that a libfuse without these functions still mounts (it only sends FLUSH for every close).
+ * more channels on the mount's {@code /dev/fuse} descriptor, and processing a request made in Java.
+ * Bound apart from {@link LibFuseSession}, and only on Linux, so that a libfuse without these
+ * functions still mounts (it then sends FLUSH for every close and lists with plain READDIR).
  *
  * <p>Public only because jnr-ffi implements it; not an API of this module.
  */

@@ -70,7 +70,8 @@ final class NoFlushReplies {
             Pointer open = iov.getPointer(IOVEC);
             open.putInt(8, open.getInt(8) | FOPEN_NOFLUSH);
         }
-        // Like libfuse's own send: -errno on failure (ENOENT: the open was interrupted, libfuse then releases the handle).
+        // Like libfuse's own send: -errno on failure (ENOENT: the kernel no longer waits for the reply; libfuse
+        // then releases the handle).
         return libc.writev(fd, iov, (int) count) < 0 ? -LastError.getLastError(runtime) : 0;
     }
 }

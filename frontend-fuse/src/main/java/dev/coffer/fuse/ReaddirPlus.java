@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * the kernel does not take (the connection aborted, the mount going away), or one that could not be
  * built, is followed by a FORGET of each looked-up entry.
  *
- * <p>One request now makes a lookup of each name that fits (some 190 in glibc's 32 KiB listing
- * buffer), one after another, and the kernel waits for the whole reply without interruption: on a
- * local store far quicker than the round trips it saves; on a slow network store the same total
- * time, in larger steps.
+ * <p>One request now makes a lookup of each name that fits (the kernel asks for as much as the
+ * program's listing buffer holds since Linux 6.16, some 190 entries of glibc's 32 KiB, up to ~860;
+ * a page, ~23 entries, before), one after another, while the lister waits without interruption and
+ * the folder stays locked for changes: on a local store far quicker than the round trips it saves;
+ * on a slow network store the same total time, in larger steps.
  *
  * <p>Not responsible for reading requests ({@link SessionLoop}).
  */
@@ -53,7 +54,6 @@ final class ReaddirPlus {
     /** offsetof(struct fuse_entry_out, attr.mode). */
     static final int ENTRY_MODE = 40 + 60;
     private static final int IOVEC = 16;
-    private static final int ENOENT = 2;
     private static final int EIO = 5;
     private static final int MAX_NAME = 1024;
 
@@ -66,6 +66,7 @@ final class ReaddirPlus {
     private final ReplyChannel keep;
     private final ReplyChannel init;
     private final ThreadLocal<Scratch> scratch;
+    private final Pointer errorReply; // made up front: the EIO of a listing that failed, even for lack of memory
     private volatile int kernelFlags;
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
 
@@ -96,6 +97,7 @@ final class ReaddirPlus {
         this.beforeEachRequest = beforeEachRequest;
         this.fd = lib.fuse_chan_fd(sessionChannel);
         this.scratch = ThreadLocal.withInitial(() -> new Scratch(runtime, bufferSize));
+        this.errorReply = Memory.allocateDirect(runtime, OUT_HEADER);
         this.keep = new ReplyChannel(lib, fd, bufferSize, this::keepReply);
         ReplyChannel made;
         try {
@@ -165,18 +167,43 @@ final class ReaddirPlus {
      */
     void answer(Pointer request, int length) {
         answered.incrementAndGet();
-        Scratch s = scratch.get();
-        s.entries = 0;
+        Scratch s = null;
         try {
+            s = scratch.get(); // a worker's first listing allocates its buffers: inside, it may fail too
+            s.entries = 0;
             answerOrThrow(s, request, length);
-        } catch (RuntimeException | Error e) { // a bug or OutOfMemoryError: this listing fails, the mount goes on
-            LOG.warn("could not answer a listing ({}); it failed with EIO", e.getClass().getName());
+        } catch (RuntimeException | Error e) {
+            failed(s, request, e);
+        }
+    }
+
+    /**
+     * A listing that could not be answered: EIO first (the lister and the folder's lock wait for a
+     * reply), then the lookups counted for it given back, then the log; each step on its own, as an
+     * OutOfMemoryError may come again.
+     */
+    private void failed(Scratch s, Pointer request, Throwable e) {
+        try {
+            synchronized (errorReply) {
+                errorReply.putInt(0, OUT_HEADER);
+                errorReply.putInt(4, -EIO);
+                errorReply.putLong(8, request.getLong(8));
+                libc.write(fd, errorReply, OUT_HEADER);
+            }
+        } catch (RuntimeException | Error ignored) {
+            // nothing more can be done for this request
+        }
+        if (s != null) {
             try {
                 forget(s, request);
-                replyError(s, request.getLong(8), EIO);
-            } catch (RuntimeException | Error again) {
-                LOG.warn("and could not answer it with EIO ({})", again.getClass().getName());
+            } catch (RuntimeException | Error ignored) {
+                // what stays counted only costs libfuse memory: the kernel holds none of it
             }
+        }
+        try {
+            LOG.warn("could not answer a listing ({}); it failed with EIO", e.getClass().getName());
+        } catch (RuntimeException | Error ignored) {
+            // the log is all that is lost
         }
     }
 

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * nothing but their stacks and one request buffer each.
  *
  * <p>A request is processed with libfuse's channel, except an open for reading only, whose reply
- * goes through {@link NoFlushReplies} (no FLUSH at its close) where that is available.
+ * goes through {@link NoFlushReplies} (no FLUSH at its close), and INIT, whose reply asks for
+ * READDIRPLUS; a READDIRPLUS is answered by {@link ReaddirPlus}, libfuse 2 not knowing it (each
+ * where that is available).
  *
  * <p>The loop ends when the kernel ends the session (the mount is unmounted, by us or anybody);
  * the last worker out then runs {@code onEnd} once. Not responsible for mounting or unmounting.

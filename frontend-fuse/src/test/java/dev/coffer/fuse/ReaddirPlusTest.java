@@ -60,7 +60,7 @@ class ReaddirPlusTest {
     }
 
     @Test
-    void onlyWhatFitsIsLookedUpAndListedAndTheListingGoesOnFromThere() {
+    void onlyWhatFitsIsLookedUpAndListedAndTheLastEntrysOffsetSaysWhereTheNextRequestStarts() {
         for (int i = 0; i < 40; i++) {
             lib.entry("file" + i, 0100644, 100 + i);
         }
@@ -71,6 +71,7 @@ class ReaddirPlusTest {
         assertThat(r.entries).extracting(e -> e.name).containsExactly(".", "..", "file0", "file1", "file2", "file3");
         assertThat(lib.lookups).containsExactly("file0", "file1", "file2", "file3");
         assertThat(r.length).isLessThanOrEqualTo(16 + 1024);
+        assertThat(r.entries.get(5).off).as("libfuse's offset after file3: the kernel's next request asks from there").isEqualTo(6);
     }
 
     @Test
@@ -104,6 +105,55 @@ class ReaddirPlusTest {
         assertThat(libc.reply().error).isEqualTo(-5);
         assertThat(libc.reply().length).isEqualTo(16);
         assertThat(lib.forgets).containsExactly(Map.entry(11L, 1L));
+    }
+
+    @Test
+    void aVirtualMachineErrorWhileTheReplyIsBuiltIsEioAndForgetsWhatWasLookedUp() {
+        lib.entry("a", 0100644, 11);
+        lib.entry("b", 0100644, 12);
+        lib.failLookupOf = "b";
+        lib.lookupFailure = new StackOverflowError("as a lookup could meet"); // an Error, as OutOfMemoryError is
+
+        plus.answer(readdirPlus(4096), 80);
+
+        assertThat(libc.reply().error).isEqualTo(-5);
+        assertThat(lib.forgets).containsExactly(Map.entry(11L, 1L));
+    }
+
+    @Test
+    void aFailureOfALaterListingForgetsNothingOfAReplySentBefore() {
+        lib.entry("a", 0100644, 11);
+        plus.answer(readdirPlus(4096), 80);
+        assertThat(libc.reply().error).isZero();
+        libc.written.clear();
+        lib.readdirFailure = new IllegalStateException("a bug in a listing");
+
+        plus.answer(readdirPlus(4096), 80);
+
+        assertThat(libc.reply().error).isEqualTo(-5);
+        assertThat(lib.forgets).as("node 11 is the kernel's now: forgetting it would abort libfuse at its next use").isEmpty();
+    }
+
+    @Test
+    void aListingOfWhichNoEntryFitsIsEioNotTheEndOfTheFolder() {
+        lib.entry("a", 0100644, 11);
+        plus.answer(readdirPlus(100), 80); // not even "." (160 bytes) fits; an empty reply would say "no more entries"
+        assertThat(libc.reply().error).isEqualTo(-5);
+        assertThat(lib.lookups).isEmpty();
+    }
+
+    @Test
+    void aListingLargerThanTheBufferThatKeepsItIsEio() {
+        ReaddirPlus small = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8), Memory.allocateDirect(RUNTIME, 8), 256,
+                lib::requestStarts);
+        lib.plus = small;
+        lib.ignoreSize = true; // a libfuse that answered more than it was asked for
+        for (int i = 0; i < 20; i++) {
+            lib.entry("file" + i, 0100644, 100 + i);
+        }
+        small.answer(readdirPlus(4096), 80);
+        assertThat(libc.reply().error).isEqualTo(-5);
+        assertThat(lib.lookups).isEmpty();
     }
 
     @Test
@@ -168,7 +218,10 @@ class ReaddirPlusTest {
         final List<Integer> readdirSizes = new ArrayList<>();
         int requestStarts;
         int readdirError;
+        RuntimeException readdirFailure;
+        boolean ignoreSize;
         String failLookupOf;
+        Throwable lookupFailure = new IllegalStateException("a bug in a lookup");
         private int channels;
 
         void entry(String name, int mode, long node) {
@@ -210,6 +263,9 @@ class ReaddirPlusTest {
             assertThat(buf.getLong(16)).isEqualTo(FOLDER);
             assertThat(buf.getLong(40)).as("fh").isEqualTo(99);
             readdirSizes.add(buf.getInt(56));
+            if (readdirFailure != null) {
+                throw readdirFailure;
+            }
             if (readdirError != 0) {
                 reply(readdirError, new byte[0]);
                 return;
@@ -221,7 +277,7 @@ class ReaddirPlusTest {
             for (String name : names) {
                 byte[] n = name.getBytes(StandardCharsets.UTF_8);
                 int len = ReaddirPlus.align8(24 + n.length);
-                if (out.position() + len > buf.getInt(56)) {
+                if (!ignoreSize && out.position() + len > buf.getInt(56)) {
                     break;
                 }
                 int at = out.position();
@@ -241,7 +297,10 @@ class ReaddirPlusTest {
             assertThat(buf.getByte(len - 1)).as("NUL").isZero();
             String name = new String(n, StandardCharsets.UTF_8);
             if (name.equals(failLookupOf)) {
-                throw new IllegalStateException("a bug in a lookup");
+                if (lookupFailure instanceof Error e) {
+                    throw e;
+                }
+                throw (RuntimeException) lookupFailure;
             }
             lookups.add(name);
             long[] e = table.get(name);
