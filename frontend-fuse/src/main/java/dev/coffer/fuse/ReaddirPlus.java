@@ -24,11 +24,13 @@ import org.slf4j.LoggerFactory;
  * the kernel does not take (the connection aborted, the mount going away), or one that could not be
  * built, is followed by a FORGET of each looked-up entry.
  *
- * <p>One request now makes a lookup of each name that fits (the kernel asks for as much as the
- * program's listing buffer holds since Linux 6.16, some 190 entries of glibc's 32 KiB, up to ~860;
- * a page, ~23 entries, before), one after another, while the lister waits without interruption and
- * the folder stays locked for changes: on a local store far quicker than the round trips it saves;
- * on a slow network store the same total time, in larger steps.
+ * <p>One request makes a lookup of each name that fits ({@link #LOOKUP_BUDGET}: a page), one after
+ * another, while the lister waits without interruption and the folder stays locked for changes: on
+ * a local store far quicker than the round trips it saves; on a slow network store the same total
+ * time, in steps of a page.
+ *
+ * <p>Names the kernel was given an entry for lately (by its own requests or an earlier reply here)
+ * are not looked up again ({@link RecentEntries}): they go without attributes, as in READDIR.
  *
  * <p>Not responsible for reading requests ({@link SessionLoop}).
  */
@@ -56,6 +58,13 @@ final class ReaddirPlus {
     private static final int IOVEC = 16;
     private static final int EIO = 5;
     private static final int MAX_NAME = 1024;
+    /**
+     * The most one reply holds: a page, as kernels before 6.16 asked for (some 24 entries), not the
+     * up to ~190 of glibc's 32 KiB listing buffer that later kernels ask for: it bounds the batch of
+     * lookups the lister and the folder's lock wait for; the rest of a large folder comes in more
+     * requests (READDIRPLUS where the kernel thinks it helps, else plain READDIR).
+     */
+    static final int LOOKUP_BUDGET = 4096;
 
     private final LibFuseChannels lib;
     private final LibC libc;
@@ -69,6 +78,8 @@ final class ReaddirPlus {
     private final Pointer errorReply; // made up front: the EIO of a listing that failed, even for lack of memory
     private volatile int kernelFlags;
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
+    /** Entries the kernel holds already (half the mount's cache timeout after their request): not looked up again. */
+    private final RecentEntries recent = new RecentEntries(java.util.concurrent.TimeUnit.SECONDS.toNanos(MountOptions.CACHE_SECONDS) / 2);
 
     /** One worker's buffers: the requests made here, the reply kept, the reply built. */
     private static final class Scratch {
@@ -116,6 +127,11 @@ final class ReaddirPlus {
             return init.channel;
         }
         return channel;
+    }
+
+    /** Notes the entry a request of the kernel's gives it (every request passes here before it is processed). */
+    void note(Pointer request, int length) {
+        recent.note(request, length);
     }
 
     /** READDIRPLUS requests answered so far (tests see that the kernel asks for them). */
@@ -214,7 +230,8 @@ final class ReaddirPlus {
             return;
         }
         long folder = request.getLong(16);
-        long size = Math.min(Integer.toUnsignedLong(request.getInt(IN_HEADER + 16)), s.capacity - OUT_HEADER);
+        long size = Math.min(Math.min(Integer.toUnsignedLong(request.getInt(IN_HEADER + 16)), s.capacity - OUT_HEADER),
+                LOOKUP_BUDGET);
         request.transferTo(0, s.request, 0, IN_HEADER + READ_IN);
         s.request.putInt(0, IN_HEADER + READ_IN);
         s.request.putInt(4, FUSE_READDIR);
@@ -248,9 +265,11 @@ final class ReaddirPlus {
             }
             s.reply.setMemory(at, plusLength, (byte) 0);
             long node = 0;
-            if (!dotOrDotDot(listing, pos + DIRENT_NAME, nameLength)) {
+            if (!dotOrDotDot(listing, pos + DIRENT_NAME, nameLength)
+                    && !recent.fresh(folder, listing, pos + DIRENT_NAME, nameLength)) {
                 node = lookUp(s, request, folder, listing, pos + DIRENT_NAME, nameLength);
                 if (node != 0) {
+                    recent.note(folder, listing, pos + DIRENT_NAME, nameLength);
                     s.kept.transferTo(OUT_HEADER, s.reply, at, ENTRY_OUT);
                     type = (s.reply.getInt(at + ENTRY_MODE) >>> 12) & 0xf;
                 }

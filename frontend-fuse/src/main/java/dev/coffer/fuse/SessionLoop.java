@@ -154,6 +154,9 @@ final class SessionLoop {
                 Pointer received = channelRef.getPointer(0);
                 boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
                 int opcode = inMemory && res >= 8 ? memory.getInt(4) : -1;
+                if (readdirPlus != null && inMemory) {
+                    readdirPlus.note(memory, res); // an entry the kernel is given: no lookup for it in a listing soon
+                }
                 if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
                     readdirPlus.answer(memory, res); // libfuse 2 does not know it
                 } else {

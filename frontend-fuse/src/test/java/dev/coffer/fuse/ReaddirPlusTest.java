@@ -75,10 +75,28 @@ class ReaddirPlusTest {
     }
 
     @Test
-    void theListingAskedOfLibfuseIsNoLargerThanTheBufferThatKeepsIt() {
-        lib.entry("a", 0100644, 11);
+    void aReplyHoldsAPageAtMostWhateverTheKernelAsksFor() {
+        for (int i = 0; i < 200; i++) {
+            lib.entry("file" + i, 0100644, 100 + i);
+        }
+        plus.answer(readdirPlus(32768), 80); // glibc's listing buffer since Linux 6.16
+        assertThat(lib.readdirSizes).containsExactly(ReaddirPlus.LOOKUP_BUDGET);
+        assertThat(libc.reply().length).isLessThanOrEqualTo(16 + ReaddirPlus.LOOKUP_BUDGET);
+        assertThat(lib.lookups).hasSize(23); // 25 entries of 160 bytes (with . and ..) fit in 4,096 bytes
+
+        libc.written.clear();
         plus.answer(readdirPlus(1 << 22), 80); // a 4 MiB listing buffer (large pages, large getdents)
-        assertThat(lib.readdirSizes).containsExactly(BUFFER - 16);
+        assertThat(lib.readdirSizes).containsExactly(ReaddirPlus.LOOKUP_BUDGET, ReaddirPlus.LOOKUP_BUDGET);
+    }
+
+    @Test
+    void theListingAskedOfLibfuseIsNoLargerThanTheBufferThatKeepsIt() {
+        ReaddirPlus small = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8), Memory.allocateDirect(RUNTIME, 8), 2048,
+                lib::requestStarts);
+        lib.plus = small;
+        lib.entry("a", 0100644, 11);
+        small.answer(readdirPlus(4096), 80);
+        assertThat(lib.readdirSizes).containsExactly(2048 - 16);
         assertThat(libc.reply().entries).extracting(e -> e.name).containsExactly(".", "..", "a");
     }
 
@@ -154,6 +172,42 @@ class ReaddirPlusTest {
         small.answer(readdirPlus(4096), 80);
         assertThat(libc.reply().error).isEqualTo(-5);
         assertThat(lib.lookups).isEmpty();
+    }
+
+    @Test
+    void aNameTheKernelWasGivenLatelyIsNotLookedUpAgainUntilAForget() {
+        lib.entry("a", 0100644, 11);
+        lib.entry("b", 0100644, 12);
+        plus.note(lookup("a"), 40 + 2); // the kernel's own LOOKUP of "a" in the folder
+
+        plus.answer(readdirPlus(4096), 80);
+        assertThat(lib.lookups).containsExactly("b");
+        assertThat(libc.reply().entries).extracting(e -> e.node).containsExactly(0L, 0L, 0L, 12L);
+
+        libc.written.clear();
+        lib.lookups.clear();
+        plus.answer(readdirPlus(4096), 80); // listed again at once: "b" came with the reply just sent
+        assertThat(lib.lookups).isEmpty();
+
+        Pointer forget = Memory.allocateDirect(RUNTIME, 48);
+        forget.putInt(0, 48);
+        forget.putInt(4, 2); // FUSE_FORGET of some node: which names the kernel let go of is not known
+        plus.note(forget, 48);
+        libc.written.clear();
+        plus.answer(readdirPlus(4096), 80);
+        assertThat(lib.lookups).containsExactly("a", "b");
+    }
+
+    private static Pointer lookup(String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        Pointer p = Memory.allocateDirect(RUNTIME, 40 + n.length + 1);
+        p.putInt(0, 40 + n.length + 1);
+        p.putInt(4, ReaddirPlus.FUSE_LOOKUP);
+        p.putLong(8, UNIQUE);
+        p.putLong(16, FOLDER);
+        p.put(40, n, 0, n.length);
+        p.putByte(40 + n.length, (byte) 0);
+        return p;
     }
 
     @Test
