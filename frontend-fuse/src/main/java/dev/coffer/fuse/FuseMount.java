@@ -47,7 +47,7 @@ public final class FuseMount implements AutoCloseable {
         this.mountPointString = mountPointString;
         this.readOnly = options.readOnly();
         this.loop = new SessionLoop(natives, natives.fuse.fuse_get_session(fuse), options.maxWorkers(),
-                options.readdirPlusPossible(), adapter::requestStarts, this::teardown);
+                options.readdirPlusPossible(), options.heldEntryNanos(), adapter::requestStarts, this::teardown);
     }
 
     /**
@@ -172,6 +172,11 @@ public final class FuseMount implements AutoCloseable {
     /** Worker threads the session has started (never retired). */
     int workersStarted() {
         return loop.workersStarted();
+    }
+
+    /** Lookups made for READDIRPLUS replies so far (tests). */
+    long readdirPlusLookups() {
+        return loop.readdirPlusLookups();
     }
 
     /** READDIRPLUS requests answered so far (tests). */

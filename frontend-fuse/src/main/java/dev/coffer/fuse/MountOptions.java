@@ -93,6 +93,16 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
         return fuseOptions.stream().noneMatch(o -> o.contains("splice_read"));
     }
 
+    /**
+     * How long after the kernel was given an entry a listing may take it as still held (half the
+     * built-in cache timeouts); 0 where the caller set timeouts of its own ({@code entry_timeout},
+     * {@code attr_timeout}, {@code negative_timeout}): every listed name is then looked up.
+     */
+    long heldEntryNanos() {
+        boolean ownTimeouts = fuseOptions.stream().anyMatch(o -> o.contains("_timeout"));
+        return ownTimeouts ? 0 : java.util.concurrent.TimeUnit.SECONDS.toNanos(CACHE_SECONDS) / 2;
+    }
+
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */
     List<String> arguments(String mountPoint) {
         List<String> args = new ArrayList<>(List.of(fsName, mountPoint, "-f"));

@@ -79,7 +79,8 @@ final class ReaddirPlus {
     private volatile int kernelFlags;
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
     /** Entries the kernel holds already (half the mount's cache timeout after their request): not looked up again. */
-    private final RecentEntries recent = new RecentEntries(java.util.concurrent.TimeUnit.SECONDS.toNanos(MountOptions.CACHE_SECONDS) / 2);
+    private final RecentEntries recent;
+    private final java.util.concurrent.atomic.AtomicLong lookups = new java.util.concurrent.atomic.AtomicLong();
 
     /** One worker's buffers: the requests made here, the reply kept, the reply built. */
     private static final class Scratch {
@@ -90,6 +91,8 @@ final class ReaddirPlus {
         long keptLength;
         /** Nodes looked up for the reply being built (libfuse counted each once); 0 for entries without one. */
         long[] counted = new long[64];
+        /** Where each entry's name is in the listing: offset << 32 | length. */
+        long[] names = new long[64];
         int entries;
 
         Scratch(Runtime runtime, long capacity) {
@@ -100,8 +103,10 @@ final class ReaddirPlus {
         }
     }
 
+    /** @param heldEntryNanos how long an entry the kernel was given counts as still held (0: never) */
     ReaddirPlus(LibFuseChannels lib, LibC libc, Pointer session, Pointer sessionChannel, long bufferSize,
-            Runnable beforeEachRequest) {
+            long heldEntryNanos, Runnable beforeEachRequest) {
+        this.recent = new RecentEntries(heldEntryNanos);
         this.lib = lib;
         this.libc = libc;
         this.session = session;
@@ -131,7 +136,16 @@ final class ReaddirPlus {
 
     /** Notes the entry a request of the kernel's gives it (every request passes here before it is processed). */
     void note(Pointer request, int length) {
-        recent.note(request, length);
+        try {
+            recent.note(request, length);
+        } catch (RuntimeException | Error e) {
+            // a name not noted only costs a lookup; the request itself must still be processed
+        }
+    }
+
+    /** Lookups made for READDIRPLUS replies so far (tests see which names were not looked up again). */
+    long lookups() {
+        return lookups.get();
     }
 
     /** READDIRPLUS requests answered so far (tests see that the kernel asks for them). */
@@ -269,12 +283,11 @@ final class ReaddirPlus {
                     && !recent.fresh(folder, listing, pos + DIRENT_NAME, nameLength)) {
                 node = lookUp(s, request, folder, listing, pos + DIRENT_NAME, nameLength);
                 if (node != 0) {
-                    recent.note(folder, listing, pos + DIRENT_NAME, nameLength);
                     s.kept.transferTo(OUT_HEADER, s.reply, at, ENTRY_OUT);
                     type = (s.reply.getInt(at + ENTRY_MODE) >>> 12) & 0xf;
                 }
             }
-            count(s, node);
+            count(s, node, pos + DIRENT_NAME, nameLength);
             s.reply.putLong(at + ENTRY_OUT, ino);
             s.reply.putLong(at + ENTRY_OUT + 8, off);
             s.reply.putInt(at + ENTRY_OUT + 16, nameLength);
@@ -293,14 +306,27 @@ final class ReaddirPlus {
         if (libc.write(fd, s.reply, at) < 0) {
             // Not taken (the connection aborted, the mount going away): the kernel counted none of these lookups.
             forget(s, request);
+        } else {
+            noteGiven(s, folder, listing);
         }
     }
 
-    private static void count(Scratch s, long node) {
+    private static void count(Scratch s, long node, int nameAt, int nameLength) {
         if (s.entries == s.counted.length) {
             s.counted = java.util.Arrays.copyOf(s.counted, s.entries * 2);
+            s.names = java.util.Arrays.copyOf(s.names, s.entries * 2);
         }
+        s.names[s.entries] = (long) nameAt << 32 | nameLength;
         s.counted[s.entries++] = node;
+    }
+
+    /** After the kernel took the reply: the names it was given an entry for count as held by it. */
+    private void noteGiven(Scratch s, long folder, byte[] listing) {
+        for (int i = 0; i < s.entries; i++) {
+            if (s.counted[i] != 0) {
+                recent.note(folder, listing, (int) (s.names[i] >>> 32), (int) s.names[i]);
+            }
+        }
     }
 
     /** libfuse's lookup of one name in {@code folder}: the node it counted (its entry in s.kept), or 0. */
@@ -312,6 +338,7 @@ final class ReaddirPlus {
         s.request.putLong(16, folder);
         s.request.put(IN_HEADER, listing, nameAt, nameLength);
         s.request.putByte(IN_HEADER + nameLength, (byte) 0);
+        lookups.incrementAndGet();
         process(s, len);
         if (s.keptLength < OUT_HEADER + ENTRY_OUT || s.kept.getInt(4) != 0) {
             return 0; // gone meanwhile, or hidden: listed without attributes, as READDIR would

@@ -1,6 +1,7 @@
 package dev.coffer.fuse;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Pointer;
 
 /**
@@ -15,7 +16,8 @@ import jnr.ffi.Pointer;
  * Direct-mapped and bounded ({@value #SLOTS} slots of immutable records, so concurrent workers
  * never see half a slot): a name pushed out, or noted for a request that then failed, only costs or
  * skips a lookup. Skipping one is always correct: the entry then goes without attributes, as
- * READDIR gives it, and the kernel looks it up itself if its own entry has gone.
+ * READDIR gives it (as fresh as READDIR: attributes changed behind the kernel's back within the
+ * window are not refreshed by the listing), and the kernel looks it up itself if its entry has gone.
  */
 final class RecentEntries {
     static final int SLOTS = 8192;
@@ -38,9 +40,9 @@ final class RecentEntries {
      * Moves on at every FORGET: the kernel let go of some entry (an eviction, dropped caches), and
      * which one it held by name is not known here, so none noted before counts as held any more.
      */
-    private volatile long epoch;
+    private final AtomicLong epoch = new AtomicLong();
 
-    /** @param freshNanos how long after its request an entry counts as held by the kernel */
+    /** @param freshNanos how long after its request an entry counts as held by the kernel (0: none ever does) */
     RecentEntries(long freshNanos) {
         this.freshNanos = freshNanos;
     }
@@ -52,7 +54,7 @@ final class RecentEntries {
         }
         int opcode = request.getInt(4);
         if (opcode == FUSE_FORGET || opcode == FUSE_BATCH_FORGET) {
-            epoch++; // one writer at a time is not needed: any change of the value does
+            epoch.incrementAndGet();
             return;
         }
         if (opcode != FUSE_LOOKUP && opcode != FUSE_CREATE && opcode != FUSE_MKDIR && opcode != FUSE_SYMLINK
@@ -89,13 +91,13 @@ final class RecentEntries {
     /** Notes that the kernel is given {@code name} (bytes {@code at..at+length} of {@code b}) in {@code parent} now. */
     void note(long parent, byte[] b, int at, int length) {
         byte[] name = at == 0 && length == b.length ? b : Arrays.copyOfRange(b, at, at + length);
-        slots[slot(parent, name, 0, name.length)] = new Entry(parent, name, System.nanoTime(), epoch);
+        slots[slot(parent, name, 0, name.length)] = new Entry(parent, name, System.nanoTime(), epoch.get());
     }
 
     /** True if the kernel was given {@code name} (bytes {@code at..at+length} of {@code b}) in {@code parent} lately. */
     boolean fresh(long parent, byte[] b, int at, int length) {
         Entry e = slots[slot(parent, b, at, length)];
-        return e != null && e.parent == parent && e.epoch == epoch && System.nanoTime() - e.noted < freshNanos
+        return e != null && e.parent == parent && e.epoch == epoch.get() && System.nanoTime() - e.noted < freshNanos
                 && Arrays.equals(e.name, 0, e.name.length, b, at, at + length);
     }
 

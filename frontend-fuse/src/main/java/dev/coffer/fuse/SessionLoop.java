@@ -45,6 +45,7 @@ final class SessionLoop {
     private final Pointer channel;
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
     private final ReaddirPlus readdirPlus; // null likewise, or where requests may arrive in a pipe (splice_read)
+    private final long heldEntryNanos;
     private final long bufferSize;
     private final int maxWorkers;
     private final Runnable onEnd;
@@ -60,8 +61,9 @@ final class SessionLoop {
      * @param beforeEachRequest run on the worker before it processes each request (the adapter keeps
      *                          what one request's several calls share in thread-locals)
      */
-    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, boolean readdirPlus, Runnable beforeEachRequest,
-            Runnable onEnd) {
+    SessionLoop(NativeFuse natives, Pointer session, int maxWorkers, boolean readdirPlus, long heldEntryNanos,
+            Runnable beforeEachRequest, Runnable onEnd) {
+        this.heldEntryNanos = heldEntryNanos;
         this.lib = natives.fuse;
         this.libc = natives.libc;
         this.session = session;
@@ -87,7 +89,7 @@ final class SessionLoop {
     /** The READDIRPLUS answerer, or null if it cannot be made: listings then stay plain READDIRs. */
     private ReaddirPlus readdirPlus(LibFuseChannels channels, Runnable beforeEachRequest) {
         try {
-            return new ReaddirPlus(channels, libc, session, channel, bufferSize, beforeEachRequest);
+            return new ReaddirPlus(channels, libc, session, channel, bufferSize, heldEntryNanos, beforeEachRequest);
         } catch (RuntimeException | LinkageError e) {
             LOG.debug("no READDIRPLUS: {}", e.getClass().getName());
             return null;
@@ -108,6 +110,11 @@ final class SessionLoop {
     /** Worker threads started so far (never more than maxWorkers). */
     int workersStarted() {
         return started.get();
+    }
+
+    /** Lookups made for READDIRPLUS replies so far. */
+    long readdirPlusLookups() {
+        return readdirPlus == null ? 0 : readdirPlus.lookups();
     }
 
     /** READDIRPLUS requests answered so far; 0 where they are not asked for. */

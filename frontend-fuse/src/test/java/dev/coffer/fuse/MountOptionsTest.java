@@ -33,4 +33,16 @@ class MountOptionsTest {
         }
         assertThat(MountOptions.defaults(false).withFuseOptions(List.of("allow_others_not")).sharedWithOthers()).isFalse();
     }
+
+    @Test
+    void readdirPlusIsLeftOutWithSpliceReadAndHeldEntriesWithTimeoutsOfTheCallers() {
+        MountOptions plain = MountOptions.defaults(false);
+        assertThat(plain.readdirPlusPossible()).isTrue();
+        assertThat(plain.heldEntryNanos()).isEqualTo(5_000_000_000L); // half the built-in 10 s
+        assertThat(plain.withFuseOptions(List.of("splice_read")).readdirPlusPossible()).isFalse();
+        assertThat(plain.withFuseOptions(List.of("noatime,splice_read")).readdirPlusPossible()).isFalse();
+        for (String o : List.of("entry_timeout=1", "attr_timeout=1", "negative_timeout=5", "noatime,attr_timeout=0")) {
+            assertThat(plain.withFuseOptions(List.of(o)).heldEntryNanos()).as(o).isZero();
+        }
+    }
 }

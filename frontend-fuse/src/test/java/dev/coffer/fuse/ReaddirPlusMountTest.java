@@ -76,6 +76,21 @@ class ReaddirPlusMountTest {
     }
 
     @Test
+    void namesTheKernelWasJustGivenAreNotLookedUpAgainWhenListed() throws Exception {
+        vm = new VaultMount(tmp);
+        Path dir = Files.createDirectory(vm.mnt.resolve("written"));
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(dir.resolve("f" + i), "x"); // through the mount: the kernel holds each entry
+        }
+        long before = vm.mount.readdirPlusLookups();
+
+        assertThat(lines(Shell.ok(vm.mnt, "ls", "-l", "written"))).hasSize(21);
+
+        assertThat(vm.mount.readdirPlusAnswered()).isPositive();
+        assertThat(vm.mount.readdirPlusLookups() - before).as("lookups for names the kernel holds").isZero();
+    }
+
+    @Test
     void aListedTreeIsRemovedWhole() throws Exception {
         vm = new VaultMount(tmp);
         for (int d = 0; d < 5; d++) {

@@ -26,11 +26,12 @@ class ReaddirPlusTest {
     private static final int BUFFER = 135_168;
     private static final long FOLDER = 7;
     private static final long UNIQUE = 4242;
+    private static final long HELD = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     private final FakeLibfuse lib = new FakeLibfuse();
     private final FakeLibC libc = new FakeLibC();
     private final ReaddirPlus plus = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8),
-            Memory.allocateDirect(RUNTIME, 8), BUFFER, lib::requestStarts);
+            Memory.allocateDirect(RUNTIME, 8), BUFFER, HELD, lib::requestStarts);
 
     ReaddirPlusTest() {
         lib.plus = plus;
@@ -92,7 +93,7 @@ class ReaddirPlusTest {
     @Test
     void theListingAskedOfLibfuseIsNoLargerThanTheBufferThatKeepsIt() {
         ReaddirPlus small = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8), Memory.allocateDirect(RUNTIME, 8), 2048,
-                lib::requestStarts);
+                HELD, lib::requestStarts);
         lib.plus = small;
         lib.entry("a", 0100644, 11);
         small.answer(readdirPlus(4096), 80);
@@ -163,7 +164,7 @@ class ReaddirPlusTest {
     @Test
     void aListingLargerThanTheBufferThatKeepsItIsEio() {
         ReaddirPlus small = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8), Memory.allocateDirect(RUNTIME, 8), 256,
-                lib::requestStarts);
+                HELD, lib::requestStarts);
         lib.plus = small;
         lib.ignoreSize = true; // a libfuse that answered more than it was asked for
         for (int i = 0; i < 20; i++) {
@@ -208,6 +209,28 @@ class ReaddirPlusTest {
         p.put(40, n, 0, n.length);
         p.putByte(40 + n.length, (byte) 0);
         return p;
+    }
+
+    @Test
+    void theNamesOfAReplyTheKernelDidNotTakeAreLookedUpAgain() {
+        lib.entry("a", 0100644, 11);
+        libc.fail = 103; // ECONNABORTED
+        plus.answer(readdirPlus(4096), 80);
+        libc.fail = 0;
+        lib.lookups.clear();
+        plus.answer(readdirPlus(4096), 80);
+        assertThat(lib.lookups).containsExactly("a");
+    }
+
+    @Test
+    void withoutAWindowEveryNameIsLookedUp() {
+        ReaddirPlus always = new ReaddirPlus(lib, libc, Memory.allocateDirect(RUNTIME, 8), Memory.allocateDirect(RUNTIME, 8),
+                BUFFER, 0, lib::requestStarts);
+        lib.plus = always;
+        lib.entry("a", 0100644, 11);
+        always.note(lookup("a"), 40 + 2);
+        always.answer(readdirPlus(4096), 80);
+        assertThat(lib.lookups).containsExactly("a");
     }
 
     @Test

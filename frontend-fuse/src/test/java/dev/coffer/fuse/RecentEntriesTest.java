@@ -60,12 +60,20 @@ class RecentEntriesTest {
 
     @Test
     void anEntryCountsOnlyForItsWindow() throws InterruptedException {
-        RecentEntries brief = new RecentEntries(TimeUnit.MILLISECONDS.toNanos(20));
+        RecentEntries brief = new RecentEntries(TimeUnit.MILLISECONDS.toNanos(300));
         byte[] name = "a".getBytes(StandardCharsets.UTF_8);
         brief.note(7, name, 0, 1);
         assertThat(brief.fresh(7, name, 0, 1)).isTrue();
-        Thread.sleep(40);
+        Thread.sleep(600);
         assertThat(brief.fresh(7, name, 0, 1)).isFalse();
+    }
+
+    @Test
+    void aWindowOfZeroHoldsNothing() {
+        RecentEntries none = new RecentEntries(0);
+        byte[] name = "a".getBytes(StandardCharsets.UTF_8);
+        none.note(7, name, 0, 1);
+        assertThat(none.fresh(7, name, 0, 1)).isFalse();
     }
 
     @Test
