@@ -307,7 +307,9 @@ final class ReaddirPlus {
             // Not taken (the connection aborted, the mount going away): the kernel counted none of these lookups.
             forget(s, request);
         } else {
-            noteGiven(s, folder, listing);
+            int given = s.entries;
+            s.entries = 0; // the kernel holds these now: whatever fails after this must never forget them
+            noteGiven(s, folder, listing, given);
         }
     }
 
@@ -321,11 +323,15 @@ final class ReaddirPlus {
     }
 
     /** After the kernel took the reply: the names it was given an entry for count as held by it. */
-    private void noteGiven(Scratch s, long folder, byte[] listing) {
-        for (int i = 0; i < s.entries; i++) {
-            if (s.counted[i] != 0) {
-                recent.note(folder, listing, (int) (s.names[i] >>> 32), (int) s.names[i]);
+    private void noteGiven(Scratch s, long folder, byte[] listing, int given) {
+        try {
+            for (int i = 0; i < given; i++) {
+                if (s.counted[i] != 0) {
+                    recent.note(folder, listing, (int) (s.names[i] >>> 32), (int) s.names[i]);
+                }
             }
+        } catch (RuntimeException | Error e) {
+            // a name not noted only costs a lookup in a later listing
         }
     }
 
