@@ -42,10 +42,8 @@ class FolderSyncFailureTest {
     @Test
     void aMoveThatReplacedAFileButCannotBeMadeDurableKeepsTheFileSetAsideForRepair() throws IOException {
         try (CofferFileSystem fs = vault()) {
-            Path file = fs.getPath("/report.txt");
+            Path file = fileAndLink(fs, "the replaced file's content");
             Path link = fs.getPath("/link");
-            Files.writeString(file, "the replaced file's content");
-            Files.createSymbolicLink(link, fs.getPath("elsewhere"));
             // The file is set aside (move 1), then the link's payload moves into its new entry (move 2).
             rec.failFolderSyncsFromMove(2);
 
@@ -74,10 +72,8 @@ class FolderSyncFailureTest {
     @Test
     void aMoveWhoseSettingAsideCannotBeMadeDurableIsUndone() throws IOException {
         try (CofferFileSystem fs = vault()) {
-            Path file = fs.getPath("/report.txt");
+            Path file = fileAndLink(fs, "the file's content");
             Path link = fs.getPath("/link");
-            Files.writeString(file, "the file's content");
-            Files.createSymbolicLink(link, fs.getPath("elsewhere"));
             rec.failFolderSyncsFromMove(0);
 
             assertThatThrownBy(() -> Files.move(link, file, StandardCopyOption.REPLACE_EXISTING))
@@ -157,6 +153,13 @@ class FolderSyncFailureTest {
         try (CofferFileSystem fs = vault()) {
             Files.writeString(fs.getPath("/works.txt"), "yes");
         }
+    }
+
+    /** Writes {@code /report.txt} with {@code content} and a link {@code /link} to "elsewhere"; returns the file. */
+    private static Path fileAndLink(CofferFileSystem fs, String content) throws IOException {
+        Path file = Files.writeString(fs.getPath("/report.txt"), content);
+        Files.createSymbolicLink(fs.getPath("/link"), fs.getPath("elsewhere"));
+        return file;
     }
 
     /** Every {@code .coffer-tmp-} folder in the vault's storage: an entry a move set aside. */
