@@ -16,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Both are pure functions of the key, so their results are remembered: a mount resolves the same
  * path several times per file (tar: a lookup, the create, a getattr after each of three setattrs),
- * and looks up each name a listing has just decrypted ({@code ls -lR}, {@code rm -rf}). A remembered
- * name can never be stale ({@link EncryptedNames}: bounded, and forgotten on lock with the key).
+ * and looks up each name a listing has just decrypted ({@code ls -lR}, {@code rm -rf}); and a folder
+ * is listed again and again ({@code ls -l} in a loop, a file manager's refresh), each time decrypting
+ * the same names. A remembered name can never be stale ({@link EncryptedNames}: bounded, and forgotten on lock with the key).
  */
 public final class NameCipher {
     private static final int HASH_CACHE_LIMIT = 10_000;
@@ -47,6 +48,10 @@ public final class NameCipher {
      * Base64url of an authentic SIV ciphertext under this parent. The result is not yet validated.
      */
     public String decrypt(String encName, String parentDirId) throws AuthenticationFailedException {
+        String known = encryptedNames.nameOf(parentDirId, encName);
+        if (known != null) {
+            return known; // only authentic, canonical encryptions are remembered
+        }
         if (encName.length() < 24 || encName.length() % 4 != 0) {
             throw new AuthenticationFailedException("not an encrypted name");
         }

@@ -21,6 +21,9 @@ class EncryptedNamesTest {
             assertThat(got).isIn(null, "enc" + i);
             answered += got == null ? 0 : 1;
             assertThat(names.get("dir" + ((i + 1) % 3), "name" + i)).isNull(); // same name, another folder
+            String name = names.nameOf("dir" + (i % 3), "enc" + i);
+            assertThat(name).isIn(null, "name" + i);
+            assertThat(names.nameOf("dir" + ((i + 1) % 3), "enc" + i)).isNull();
         }
         assertThat(answered).isPositive().isLessThanOrEqualTo(EncryptedNames.SLOTS);
     }
@@ -31,9 +34,12 @@ class EncryptedNamesTest {
 
         assertThat(names.get("d", "a.txt")).isEqualTo("A");
         assertThat(names.get("d", "b.txt")).isNull();
+        assertThat(names.nameOf("d", "A")).isEqualTo("a.txt");
+        assertThat(names.nameOf("d", "a.txt")).isNull(); // a name is not an encryption
 
         names.clear();
 
         assertThat(names.get("d", "a.txt")).isNull();
+        assertThat(names.nameOf("d", "A")).isNull();
     }
 }

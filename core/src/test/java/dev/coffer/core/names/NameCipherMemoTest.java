@@ -1,8 +1,10 @@
 package dev.coffer.core.names;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.crypto.AesSiv;
+import dev.coffer.core.crypto.AuthenticationFailedException;
 import java.util.Base64;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,48 @@ class NameCipherMemoTest {
 
         assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("Résumé 2026.odt");
         assertThat(names.encrypt("Résumé 2026.odt", DIR_ID)).isEqualTo(onDisk);
+    }
+
+    /** A name decrypted (or encrypted) before is answered from memory, and only for its own folder. */
+    @Test
+    void aRepeatedDecryptionGivesTheSameNameAndOnlyInItsFolder() throws Exception {
+        String onDisk = fresh("report.pdf", DIR_ID);
+        String mine = names.encrypt("mine.txt", DIR_ID);
+
+        assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("report.pdf");
+        assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("report.pdf");
+        assertThat(names.decrypt(mine, DIR_ID)).isEqualTo("mine.txt");
+        assertThatThrownBy(() -> names.decrypt(onDisk, "another-dir-id"))
+                .isInstanceOf(AuthenticationFailedException.class);
+        assertThatThrownBy(() -> names.decrypt(mine, ""))
+                .isInstanceOf(AuthenticationFailedException.class);
+    }
+
+    /** A name that failed once fails again: failures are not remembered, nor answered by a neighbour. */
+    @Test
+    void aNameThatDoesNotDecryptKeepsFailingAfterItsNeighbourWasRemembered() throws Exception {
+        String onDisk = fresh("photo.jpg", DIR_ID);
+        char[] c = onDisk.toCharArray();
+        c[0] = c[0] == 'A' ? 'B' : 'A';
+        String tampered = new String(c);
+        assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("photo.jpg");
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> names.decrypt(tampered, DIR_ID)).isInstanceOf(AuthenticationFailedException.class);
+        }
+    }
+
+    @Test
+    void afterLockingNothingIsDecryptedFromMemory() throws Exception {
+        AesSiv siv = new AesSiv(KEY.clone());
+        NameCipher locked = new NameCipher(siv);
+        String onDisk = fresh("secret.txt", DIR_ID);
+        assertThat(locked.decrypt(onDisk, DIR_ID)).isEqualTo("secret.txt");
+
+        locked.clearCaches();
+        siv.destroy();
+
+        assertThatThrownBy(() -> locked.decrypt(onDisk, DIR_ID)).isInstanceOf(IllegalStateException.class);
     }
 
     /** Base64 padding bits that are not zero decode all the same; what encrypt gives must not change. */
