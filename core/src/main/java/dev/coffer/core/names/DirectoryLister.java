@@ -28,20 +28,29 @@ public final class DirectoryLister {
     private static final String NAME_FILE_BASE = LongNames.NAME_FILE.substring(0, LongNames.NAME_FILE.length() - LongNames.C9S.length());
 
     private final NameCipher names;
+    /** Whether entry types come with the folder's names where the system gives them (else one stat each). */
+    private final boolean typesFromListing;
 
     public DirectoryLister(NameCipher names) {
+        this(names, true);
+    }
+
+    /** With {@code typesFromListing} false, every entry is stat-ed: the tests' reference listing. */
+    DirectoryLister(NameCipher names, boolean typesFromListing) {
         this.names = names;
+        this.typesFromListing = typesFromListing;
     }
 
     public Listing list(CiphertextDirectory dir) throws IOException {
-        List<String> onDisk = sortedNames(dir.storage());
+        List<StorageItem> onDisk = typesFromListing ? StorageItem.sorted(dir.storage()) : StorageItem.sortedThroughJdk(dir.storage());
         List<Entry> entries = new ArrayList<>();
         List<String> candidates = new ArrayList<>();
         List<Listing.DecoratedPayload> decorated = new ArrayList<>();
         List<Path> decoratedDirIds = new ArrayList<>();
         Set<String> seenNames = new HashSet<>();
         Set<String> seenIds = new HashSet<>();
-        for (String fileName : onDisk) {
+        for (StorageItem item : onDisk) {
+            String fileName = item.name();
             if (fileName.equals(DIRID_FILE) || fileName.startsWith(".")) {
                 continue;
             }
@@ -60,7 +69,7 @@ public final class DirectoryLister {
             }
             cleartext = Names.nfc(cleartext);
             boolean shortened = fileName.endsWith(LongNames.C9S);
-            Entry entry = typed(dir, cleartext, entryPath, shortened, decorated);
+            Entry entry = typed(dir, cleartext, entryPath, shortened, item.kind(), decorated);
             if (entry == null || !validPointer(entry, seenIds)) {
                 continue;
             }
@@ -108,27 +117,32 @@ public final class DirectoryLister {
     /**
      * The entry with its type, or null if incomplete; notes decorated copies of internal files inside
      * entry folders ({@code dir (1).c9r}, {@code contents (1).c9r}, {@code symlink (1).c9r}, and in
-     * shortened entries {@code name (1).c9s}).
+     * shortened entries {@code name (1).c9s}). {@code listed} is what the folder's listing said the
+     * item is; only where it did not say is the item asked.
      */
     private Entry typed(CiphertextDirectory dir, String name, Path entryPath, boolean shortened,
-                        List<Listing.DecoratedPayload> decorated) throws IOException {
-        BasicFileAttributes attrs;
-        try {
-            attrs = Files.readAttributes(entryPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
+                        StorageItem.Kind listed, List<Listing.DecoratedPayload> decorated) throws IOException {
+        StorageItem.Kind kind = listed == StorageItem.Kind.UNKNOWN ? kindOf(entryPath) : listed;
+        if (kind == null) {
             return null; // vanished while listing
         }
-        if (!shortened && attrs.isRegularFile()) {
+        if (!shortened && kind == StorageItem.Kind.FILE) {
             return new Entry(dir, name, EntryType.FILE, entryPath, false);
         }
-        if (!attrs.isDirectory()) {
+        if (kind != StorageItem.Kind.FOLDER) {
             LOG.warn("Skipped an entry that is neither file nor folder: {}", entryPath);
             return null;
+        }
+        List<String> inside;
+        try {
+            inside = sortedNames(entryPath);
+        } catch (NoSuchFileException e) {
+            return null; // vanished while listing
         }
         EntryType type = null;
         int payloads = 0;
         List<Path> copies = new ArrayList<>();
-        for (String inner : sortedNames(entryPath)) {
+        for (String inner : inside) {
             for (EntryType t : EntryType.values()) {
                 if (t == EntryType.FILE && !shortened) {
                     continue;
@@ -154,6 +168,18 @@ public final class DirectoryLister {
             decorated.add(new Listing.DecoratedPayload(entry, copy));
         }
         return entry;
+    }
+
+    /** What the item at {@code path} is (a symlink is not followed), or null if it is gone. */
+    private static StorageItem.Kind kindOf(Path path) throws IOException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        return attrs.isRegularFile() ? StorageItem.Kind.FILE
+                : attrs.isDirectory() ? StorageItem.Kind.FOLDER : StorageItem.Kind.OTHER;
     }
 
     /** Folder pointers must be valid UUIDs, not an ancestor's ID, and not used twice in this folder. */

@@ -1,0 +1,53 @@
+package dev.coffer.core.names;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A folder listed with its entries' types from the system's listing gives exactly the listing that a
+ * stat of every entry gives: in the independent implementation's vaults, damaged ones included, and
+ * with items a sync client or a person may leave in storage (a symlink, a folder without payload).
+ */
+class ListingTypesTest {
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sample-vault-xtshmac", "damaged-vault-xtshmac", "damaged-vault-xts", "small-vault-threshold36"})
+    void everyFolderListsTheSameWithTypesFromTheListing(String vaultName) throws Exception {
+        Path vault = tmp.resolve(vaultName);
+        TestVault.copyTree(TestData.dir().resolve(vaultName), vault);
+        TestVault v = TestVault.unlock(vault);
+        Path root = v.mapper.root().storage();
+        String file = v.names.encrypt("a file.txt", "") + ".c9r";
+        Files.writeString(root.resolve(file), "not a real file, only listed");
+        Files.createSymbolicLink(root.resolve(v.names.encrypt("a symlink in storage", "") + ".c9r"), root.resolve(file));
+        Files.createDirectory(root.resolve(v.names.encrypt("a folder without payload", "") + ".c9r"));
+        DirectoryLister stating = new DirectoryLister(v.names, false);
+        assertThat(LinuxDirents.read(root)).as("read natively here").isNotNull();
+
+        List<CiphertextDirectory> folders = new ArrayList<>(List.of(v.mapper.root()));
+        int listed = 0;
+        while (!folders.isEmpty()) {
+            CiphertextDirectory dir = folders.remove(folders.size() - 1);
+            Listing listing = v.lister.list(dir);
+
+            assertThat(listing).isEqualTo(stating.list(dir));
+            listed += listing.entries().size();
+            for (Entry e : listing.entries()) {
+                if (e.type() == EntryType.DIRECTORY) {
+                    folders.add(v.mapper.open(e, "/" + e.name()));
+                }
+            }
+        }
+        assertThat(listed).isGreaterThan(3);
+    }
+}
