@@ -2,7 +2,7 @@
 """A/B comparison of Coffer builds (and fsbench peers) on fsbench's steps, interleaved round by round.
 
     /usr/bin/python3 frontend-fuse/bench/ab.py [--scale 0.25] [--rounds 3] [--stream-mib 1024]
-        [--steps read,readwarm,extract,md5sum,md5warm,lslr,rmrf] [--env LABEL:VAR=VALUE]
+        [--steps read,readwarm,extract,md5sum,md5warm,lslr,rmrf,create2000] [--env LABEL:VAR=VALUE]
         OLD=/path/to/old/coffer NEW=app/target/coffer [gocryptfs]
 
 Each argument LABEL=LAUNCHER is a `coffer` launcher (copy a build's app/target somewhere to keep it);
@@ -10,11 +10,12 @@ a bare name is an fsbench peer. Rounds alternate the order of the builds. Steps 
 (benchmarks/README.md): write = the dd that makes the stream file for read (conv=fsync, as fsbench; only with read); read = unmount, mount, drop caches, dd it (a fresh
 JVM); readwarm = drop caches and read it again in the same JVM; extract = tar xf; md5sum = unmount,
 mount, drop caches, find | xargs md5sum (a fresh JVM); md5warm = the same again in the same JVM;
-lslr, rmrf after dropping caches. Besides wall time, prints the CPU seconds of the mount's JVM (all
+lslr, rmrf after dropping caches; create2000 = fsbench's 2,000 files (an `ls -l` every 100), in the
+same mount after the other steps. Besides wall time, prints the CPU seconds of the mount's JVM (all
 its threads, JIT compiler included) and of the client process (dd, tar, md5sum...), which vary much
 less than wall time on a shared machine. Run as root (drop_caches, mounts); everything on /dev/shm.
 """
-import sys, os, argparse, statistics, json, time
+import sys, os, argparse, statistics, json, time, shutil
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks", "fsbench"))
 import fsbench as fb, resource
 CUR = {}
@@ -107,6 +108,15 @@ for r in range(a.rounds):
                 if "rmrf" in steps:
                     fb.drop_caches()
                     res[label]["rmrf"].append(timed("rm -rf '%s/linux'" % m)); cpu[label]["rmrf"].append(CUR["cpu"])
+                if "create2000" in steps:
+                    d = os.path.join(m, "many")
+                    os.mkdir(d)
+                    fb.drop_caches()
+                    res[label]["create2000"].append(timed(
+                        "cd '%s' && i=1; while [ $i -le 2000 ]; do : > f$i; "
+                        "if [ $((i %% 100)) -eq 0 ]; then ls -l > /dev/null; fi; i=$((i + 1)); done" % d))
+                    cpu[label]["create2000"].append(CUR["cpu"])
+                    shutil.rmtree(d)
             finally:
                 p.unmount()
         withenv(label, one)
