@@ -3,10 +3,12 @@ package dev.coffer.core.names;
 import java.util.Arrays;
 
 /**
- * Remembers recently encrypted names, both ways: two direct-mapped tables (each name has one slot
- * by the hash of its cleartext and one by the hash of its encryption, and a newer name in a slot
- * replaces the older), so remembering costs one small object and no lock or resize. A lost race or
- * a replaced slot only means a miss. Bounded: {@link #SLOTS} names each way.
+ * Remembers recently encrypted names, both ways: two tables, one by the hash of the cleartext name
+ * and one by the hash of its encryption. Each is two-way set-associative (a name may sit in either
+ * slot of its pair; a new name goes first and pushes the pair's older one out), so that two names
+ * of one folder that share a pair are both kept: with one slot each, such names evicted each other
+ * at every listing of the folder. Remembering costs one small object and no lock or resize; a lost
+ * race or a replaced slot only means a miss. Bounded: {@link #SLOTS} names each way.
  */
 final class EncryptedNames {
     /**
@@ -16,28 +18,32 @@ final class EncryptedNames {
      */
     static final int SLOTS = 8192;
 
-    private record Known(String parentDirId, String name, String encrypted) {}
+    private record Known(String parentDirId, String name, String encrypted) {
+        boolean is(String dirId, String key, boolean byEncryption) {
+            return (byEncryption ? encrypted : name).equals(key) && parentDirId.equals(dirId);
+        }
+    }
 
     private final Known[] byName = new Known[SLOTS];
     private final Known[] byEncryption = new Known[SLOTS];
 
     /** The encrypted form remembered for {@code name} in {@code parentDirId}'s folder, or null. */
     String get(String parentDirId, String name) {
-        Known k = byName[slot(parentDirId, name)];
-        return k != null && k.name().equals(name) && k.parentDirId().equals(parentDirId) ? k.encrypted() : null;
+        Known k = find(byName, parentDirId, name, false);
+        return k == null ? null : k.encrypted();
     }
 
     /** The name remembered as encrypting to {@code encrypted} in {@code parentDirId}'s folder, or null. */
     String nameOf(String parentDirId, String encrypted) {
-        Known k = byEncryption[slot(parentDirId, encrypted)];
-        return k != null && k.encrypted().equals(encrypted) && k.parentDirId().equals(parentDirId) ? k.name() : null;
+        Known k = find(byEncryption, parentDirId, encrypted, true);
+        return k == null ? null : k.name();
     }
 
     /** Remembers that {@code name} encrypts to {@code encrypted}: only ever an encryption's own result. */
     void put(String parentDirId, String name, String encrypted) {
         Known k = new Known(parentDirId, name, encrypted);
-        byName[slot(parentDirId, name)] = k;
-        byEncryption[slot(parentDirId, encrypted)] = k;
+        store(byName, k, name, false);
+        store(byEncryption, k, encrypted, true);
     }
 
     /** Forgets every name (on lock). */
@@ -46,8 +52,28 @@ final class EncryptedNames {
         Arrays.fill(byEncryption, null);
     }
 
-    private static int slot(String parentDirId, String key) {
+    private static Known find(Known[] table, String dirId, String key, boolean byEncryption) {
+        int pair = pair(dirId, key);
+        Known first = table[pair];
+        if (first != null && first.is(dirId, key, byEncryption)) {
+            return first;
+        }
+        Known second = table[pair + 1];
+        return second != null && second.is(dirId, key, byEncryption) ? second : null;
+    }
+
+    private static void store(Known[] table, Known k, String key, boolean byEncryption) {
+        int pair = pair(k.parentDirId(), key);
+        Known first = table[pair];
+        if (first != null && !first.is(k.parentDirId(), key, byEncryption)) {
+            table[pair + 1] = first;
+        }
+        table[pair] = k;
+    }
+
+    /** The first slot of the key's pair (package-private for the tests). */
+    static int pair(String parentDirId, String key) {
         int h = key.hashCode() * 31 + parentDirId.hashCode();
-        return (h ^ (h >>> 16)) & (SLOTS - 1);
+        return (h ^ (h >>> 16)) & (SLOTS - 2);
     }
 }

@@ -2,6 +2,8 @@ package dev.coffer.core.names;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EncryptedNamesTest {
@@ -41,5 +43,28 @@ class EncryptedNamesTest {
 
         assertThat(names.get("d", "a.txt")).isNull();
         assertThat(names.nameOf("d", "A")).isNull();
+    }
+
+    /** Two names of a folder that share a pair of slots are both kept; a third pushes the oldest out. */
+    @Test
+    void namesSharingAPairAreBothKeptUntilAThirdComes() {
+        List<String> same = new ArrayList<>();
+        for (int i = 0; same.size() < 3; i++) {
+            if (EncryptedNames.pair("d", "n" + i) == EncryptedNames.pair("d", "n0")) {
+                same.add("n" + i);
+            }
+        }
+        names.put("d", same.get(0), "E0");
+        names.put("d", same.get(1), "E1");
+        names.put("d", same.get(1), "E1"); // again: the pair's other name stays
+
+        assertThat(names.get("d", same.get(0))).isEqualTo("E0");
+        assertThat(names.get("d", same.get(1))).isEqualTo("E1");
+
+        names.put("d", same.get(2), "E2");
+
+        assertThat(names.get("d", same.get(0))).isNull();
+        assertThat(names.get("d", same.get(1))).isEqualTo("E1");
+        assertThat(names.get("d", same.get(2))).isEqualTo("E2");
     }
 }
