@@ -23,8 +23,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * ID, and the storage-folder hash of a directory ID, both uncached (a cycle of 20,000 IDs, twice
  * the cache limit, so every call misses) and cached (the same ID). Encryptions are remembered too
  * (since session 13): {@code encryptName} cycles through 100,000 names, over ten times the table's
- * slots, so that it measures AES-SIV, and {@code encryptNameRemembered} repeats one name. Decryption
- * includes remembering its result. Average time per call.
+ * slots, so that it measures AES-SIV, and {@code encryptNameRemembered} repeats one name; decryptions
+ * likewise (since session 15): {@code decryptName} cycles through the encryptions of those 100,000
+ * names (made by another cipher under the same key, so that none is remembered before it is
+ * decrypted) and includes remembering its result, {@code decryptNameRemembered} repeats one name.
+ * Average time per call.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,6 +46,7 @@ public class NameBenchmark {
     private String encrypted;
     private String[] dirIds;
     private String[] cycledNames;
+    private String[] cycledEncryptions;
     private int next;
     private int nextName;
 
@@ -62,6 +66,11 @@ public class NameBenchmark {
         cycledNames = new String[NAME_CYCLE];
         for (int i = 0; i < NAME_CYCLE; i++) {
             cycledNames[i] = String.format("Quarterly r%05d.odt", i); // 20 characters too
+        }
+        NameCipher other = new NameCipher(new AesSiv(BenchSupport.seeded(AesSiv.KEY_LENGTH, 30)));
+        cycledEncryptions = new String[NAME_CYCLE];
+        for (int i = 0; i < NAME_CYCLE; i++) {
+            cycledEncryptions[i] = other.encrypt(cycledNames[i], parentDirId);
         }
         encrypted = names.encrypt(NAME, parentDirId);
         if (!names.decrypt(encrypted, parentDirId).equals(NAME)) {
@@ -88,6 +97,13 @@ public class NameBenchmark {
 
     @Benchmark
     public String decryptName() throws AuthenticationFailedException {
+        String name = cycledEncryptions[nextName];
+        nextName = nextName + 1 == NAME_CYCLE ? 0 : nextName + 1;
+        return names.decrypt(name, parentDirId);
+    }
+
+    @Benchmark
+    public String decryptNameRemembered() throws AuthenticationFailedException {
         return names.decrypt(encrypted, parentDirId);
     }
 

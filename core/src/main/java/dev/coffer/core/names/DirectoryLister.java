@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -27,22 +28,26 @@ public final class DirectoryLister {
     public static final String DIRID_FILE = "dirid.c9r";
     private static final String NAME_FILE_BASE = LongNames.NAME_FILE.substring(0, LongNames.NAME_FILE.length() - LongNames.C9S.length());
 
-    private final NameCipher names;
-    /** Whether entry types come with the folder's names where the system gives them (else one stat each). */
-    private final boolean typesFromListing;
-
-    public DirectoryLister(NameCipher names) {
-        this(names, true);
+    /** Reads a storage folder's items, sorted by name. */
+    interface ItemSource {
+        List<StorageItem> sorted(Path folder) throws IOException;
     }
 
-    /** With {@code typesFromListing} false, every entry is stat-ed: the tests' reference listing. */
-    DirectoryLister(NameCipher names, boolean typesFromListing) {
+    private final NameCipher names;
+    private final ItemSource items;
+
+    public DirectoryLister(NameCipher names) {
+        this(names, StorageItem::sorted);
+    }
+
+    /** With items from elsewhere: the tests' reference listing (every item stat-ed), or a stale one. */
+    DirectoryLister(NameCipher names, ItemSource items) {
         this.names = names;
-        this.typesFromListing = typesFromListing;
+        this.items = items;
     }
 
     public Listing list(CiphertextDirectory dir) throws IOException {
-        List<StorageItem> onDisk = typesFromListing ? StorageItem.sorted(dir.storage()) : StorageItem.sortedThroughJdk(dir.storage());
+        List<StorageItem> onDisk = items.sorted(dir.storage());
         List<Entry> entries = new ArrayList<>();
         List<String> candidates = new ArrayList<>();
         List<Listing.DecoratedPayload> decorated = new ArrayList<>();
@@ -118,11 +123,13 @@ public final class DirectoryLister {
      * The entry with its type, or null if incomplete; notes decorated copies of internal files inside
      * entry folders ({@code dir (1).c9r}, {@code contents (1).c9r}, {@code symlink (1).c9r}, and in
      * shortened entries {@code name (1).c9s}). {@code listed} is what the folder's listing said the
-     * item is; only where it did not say is the item asked.
+     * item is; where it did not say file or folder, the item is asked.
      */
     private Entry typed(CiphertextDirectory dir, String name, Path entryPath, boolean shortened,
                         StorageItem.Kind listed, List<Listing.DecoratedPayload> decorated) throws IOException {
-        StorageItem.Kind kind = listed == StorageItem.Kind.UNKNOWN ? kindOf(entryPath) : listed;
+        // Only a file or a folder is taken from the listing: anything else (a file system that says
+        // "symlink" for what lstat calls a file, as some network file systems do) is asked.
+        StorageItem.Kind kind = listed == StorageItem.Kind.FILE || listed == StorageItem.Kind.FOLDER ? listed : kindOf(entryPath);
         if (kind == null) {
             return null; // vanished while listing
         }
@@ -138,6 +145,10 @@ public final class DirectoryLister {
             inside = sortedNames(entryPath);
         } catch (NoSuchFileException e) {
             return null; // vanished while listing
+        } catch (NotDirectoryException e) {
+            // Replaced by a file since the folder was read (a sync client at work): what it is now counts.
+            return !shortened && kindOf(entryPath) == StorageItem.Kind.FILE
+                    ? new Entry(dir, name, EntryType.FILE, entryPath, false) : null;
         }
         EntryType type = null;
         int payloads = 0;

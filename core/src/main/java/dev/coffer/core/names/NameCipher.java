@@ -3,6 +3,7 @@ package dev.coffer.core.names;
 import dev.coffer.core.crypto.AesSiv;
 import dev.coffer.core.crypto.AuthenticationFailedException;
 import java.nio.charset.StandardCharsets;
+import java.lang.invoke.VarHandle;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
@@ -48,9 +49,9 @@ public final class NameCipher {
      * Base64url of an authentic SIV ciphertext under this parent. The result is not yet validated.
      */
     public String decrypt(String encName, String parentDirId) throws AuthenticationFailedException {
-        String known = encryptedNames.nameOf(parentDirId, encName);
+        String known = rememberedName(encName, parentDirId);
         if (known != null) {
-            return known; // only authentic, canonical encryptions are remembered
+            return known;
         }
         if (encName.length() < 24 || encName.length() % 4 != 0) {
             throw new AuthenticationFailedException("not an encrypted name");
@@ -71,8 +72,19 @@ public final class NameCipher {
         return name;
     }
 
+    /**
+     * The name remembered as decrypting from {@code encName} (only authentic, canonical encryptions
+     * are remembered), or null; none once the key is destroyed. Package-private for the tests.
+     */
+    String rememberedName(String encName, String parentDirId) {
+        String known = encryptedNames.nameOf(parentDirId, encName);
+        return known != null && !siv.isDestroyed() ? known : null;
+    }
+
     private void remember(String parentDirId, String name, String encrypted) {
         encryptedNames.put(parentDirId, name, encrypted);
+        // The stores above before the check below: a lock that cleared the table in between is seen.
+        VarHandle.fullFence();
         if (siv.isDestroyed()) {
             encryptedNames.clear(); // a lock cleared the table while this call was under way: no name stays
         }

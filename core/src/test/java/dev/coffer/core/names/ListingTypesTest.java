@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +33,7 @@ class ListingTypesTest {
         Files.writeString(root.resolve(file), "not a real file, only listed");
         Files.createSymbolicLink(root.resolve(v.names.encrypt("a symlink in storage", "") + ".c9r"), root.resolve(file));
         Files.createDirectory(root.resolve(v.names.encrypt("a folder without payload", "") + ".c9r"));
-        DirectoryLister stating = new DirectoryLister(v.names, false);
+        DirectoryLister stating = new DirectoryLister(v.names, StorageItem::sortedThroughJdk);
         assertThat(LinuxDirents.read(root)).as("read natively here").isNotNull();
 
         List<CiphertextDirectory> folders = new ArrayList<>(List.of(v.mapper.root()));
@@ -49,5 +51,38 @@ class ListingTypesTest {
             }
         }
         assertThat(listed).isGreaterThan(3);
+    }
+
+    /**
+     * What the listing said is not trusted beyond file and folder, and an item that changed since the
+     * folder was read counts as what it is now: a folder replaced by a file, a file listed as a
+     * symlink (as some network file systems report files), a folder listed as gone-missing.
+     */
+    @Test
+    void anItemThatIsNoLongerWhatTheListingSaidCountsAsWhatItIsNow() throws Exception {
+        Path vault = tmp.resolve("vault");
+        TestVault.copyTree(TestData.dir().resolve("sample-vault-xtshmac"), vault);
+        TestVault v = TestVault.unlock(vault);
+        Path root = v.mapper.root().storage();
+        String nowAFile = v.names.encrypt("was a folder", "") + ".c9r";
+        String saidSymlink = v.names.encrypt("said to be a symlink", "") + ".c9r";
+        String gone = v.names.encrypt("gone", "") + ".c9r";
+        Files.writeString(root.resolve(nowAFile), "now a file");
+        Files.writeString(root.resolve(saidSymlink), "a file");
+        DirectoryLister stale = new DirectoryLister(v.names, folder -> {
+            List<StorageItem> items = new ArrayList<>(StorageItem.sorted(folder));
+            items.replaceAll(i -> i.name().equals(nowAFile) ? new StorageItem(nowAFile, StorageItem.Kind.FOLDER)
+                    : i.name().equals(saidSymlink) ? new StorageItem(saidSymlink, StorageItem.Kind.OTHER) : i);
+            items.add(new StorageItem(gone, StorageItem.Kind.FOLDER));
+            items.sort(Comparator.comparing(StorageItem::name, Utf8Order.COMPARATOR));
+            return items;
+        });
+
+        Listing listing = stale.list(v.mapper.root());
+
+        assertThat(listing).isEqualTo(v.lister.list(v.mapper.root()));
+        assertThat(listing.entries()).filteredOn(e -> e.type() == EntryType.FILE).extracting(Entry::name)
+                .contains("was a folder", "said to be a symlink");
+        assertThat(listing.entries()).extracting(Entry::name).doesNotContain("gone");
     }
 }

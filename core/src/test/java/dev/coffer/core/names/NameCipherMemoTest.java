@@ -45,22 +45,27 @@ class NameCipherMemoTest {
         String onDisk = fresh("report.pdf", DIR_ID);
         String mine = names.encrypt("mine.txt", DIR_ID);
 
+        assertThat(names.rememberedName(onDisk, DIR_ID)).isNull();
         assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("report.pdf");
+        assertThat(names.rememberedName(onDisk, DIR_ID)).isEqualTo("report.pdf");
         assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("report.pdf");
+        assertThat(names.rememberedName(mine, DIR_ID)).isEqualTo("mine.txt");
         assertThat(names.decrypt(mine, DIR_ID)).isEqualTo("mine.txt");
+        assertThat(names.rememberedName(onDisk, "another-dir-id")).isNull();
         assertThatThrownBy(() -> names.decrypt(onDisk, "another-dir-id"))
                 .isInstanceOf(AuthenticationFailedException.class);
         assertThatThrownBy(() -> names.decrypt(mine, ""))
                 .isInstanceOf(AuthenticationFailedException.class);
     }
 
-    /** A name that failed once fails again: failures are not remembered, nor answered by a neighbour. */
+    /**
+     * A name that failed once fails again: failures are not remembered, nor answered by a remembered
+     * name that shares its pair of slots.
+     */
     @Test
     void aNameThatDoesNotDecryptKeepsFailingAfterItsNeighbourWasRemembered() throws Exception {
         String onDisk = fresh("photo.jpg", DIR_ID);
-        char[] c = onDisk.toCharArray();
-        c[0] = c[0] == 'A' ? 'B' : 'A';
-        String tampered = new String(c);
+        String tampered = tamperedInTheSamePair(onDisk);
         assertThat(names.decrypt(onDisk, DIR_ID)).isEqualTo("photo.jpg");
 
         for (int i = 0; i < 2; i++) {
@@ -75,8 +80,9 @@ class NameCipherMemoTest {
         String onDisk = fresh("secret.txt", DIR_ID);
         assertThat(locked.decrypt(onDisk, DIR_ID)).isEqualTo("secret.txt");
 
+        siv.destroy(); // the order in which a lock does it (CofferFileSystem.close)
+        assertThat(locked.rememberedName(onDisk, DIR_ID)).isNull();
         locked.clearCaches();
-        siv.destroy();
 
         assertThatThrownBy(() -> locked.decrypt(onDisk, DIR_ID)).isInstanceOf(IllegalStateException.class);
     }
@@ -113,6 +119,25 @@ class NameCipherMemoTest {
         names.clearCaches();
 
         assertThat(names.encrypt("kept.txt", DIR_ID)).isEqualTo(before);
+    }
+
+    /** {@code enc} with two characters changed, so that it falls into the same pair of slots as {@code enc}. */
+    private static String tamperedInTheSamePair(String enc) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        for (int k = 0; k < alphabet.length(); k++) {
+            for (int pos = 1; pos < enc.length() - 2; pos++) {
+                for (int j = 0; j < alphabet.length(); j++) {
+                    char[] c = enc.toCharArray();
+                    c[0] = alphabet.charAt(k);
+                    c[pos] = alphabet.charAt(j);
+                    String t = new String(c);
+                    if (!t.equals(enc) && EncryptedNames.pair(DIR_ID, t) == EncryptedNames.pair(DIR_ID, enc)) {
+                        return t;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no variant in the same pair"); // ~190,000 variants against 4,096 pairs
     }
 
     /** The Base64url character whose value differs from {@code c}'s only in the two lowest (unused) bits. */
