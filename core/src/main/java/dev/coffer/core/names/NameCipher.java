@@ -2,8 +2,8 @@ package dev.coffer.core.names;
 
 import dev.coffer.core.crypto.AesSiv;
 import dev.coffer.core.crypto.AuthenticationFailedException;
-import java.nio.charset.StandardCharsets;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
