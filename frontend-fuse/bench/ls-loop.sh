@@ -14,7 +14,11 @@ fi
 N=$1; shift
 W=$(mktemp -d /dev/shm/coffer-ls-loop.XXXXXX)
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$W"; }
+cleanup() {
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  for m in "$W"/m*; do fusermount -u -z "$m" 2>/dev/null || true; done
+  rm -rf "$W"
+}
 trap cleanup EXIT
 printf 'ls-loop passphrase\n' > "$W/pass"
 i=0
@@ -23,6 +27,7 @@ for L in "$@"; do
   "$L" create "$W/c$i" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
   "$L" mount "$W/c$i" "$W/m$i" --passphrase-file "$W/pass" > /dev/null 2>&1 & PIDS+=($!)
   for _ in $(seq 300); do mountpoint -q "$W/m$i" && break; sleep 0.05; done
+  mountpoint -q "$W/m$i" || { echo "$L: not mounted" >&2; exit 1; }
   mkdir "$W/m$i/many"
   (cd "$W/m$i/many" && k=1 && while [ $k -le "$N" ]; do : > "f$k"; k=$((k + 1)); done)
   for _ in $(seq 150); do ls -l "$W/m$i/many" > /dev/null; done

@@ -23,15 +23,17 @@ case "$STEP" in
 esac
 WARM=${1:-}
 mkdir -p "$O"
-W=$(mktemp -d /dev/shm/coffer-profile.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+W=$(mktemp -d /dev/shm/coffer-profile.XXXXXX); P=
+# On any failure: stop the mount (it unmounts on SIGTERM), force the unmount if it is stuck, then clean up.
+trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; fusermount -u -z "$W/mnt" 2>/dev/null || true; rm -rf "$W"' EXIT
 mkdir -p "$W/mnt"; printf 'profile passphrase\n' > "$W/pass"
 "$L" create "$W/cipher" --scrypt-n 16384 --passphrase-file "$W/pass" >/dev/null
 if [ "$STEP" = read ]; then
   "$L" mount "$W/cipher" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
   for _ in $(seq 300); do mountpoint -q "$W/mnt" && break; sleep 0.1; done
+  mountpoint -q "$W/mnt" || { echo "not mounted" >&2; exit 1; }
   dd if=/dev/zero of="$W/mnt/stream.bin" bs=128K count=8192 conv=fsync status=none
-  kill -TERM "$P"; wait "$P" || true
+  kill -TERM "$P"; wait "$P" || true; P=
 fi
 COFFER_JAVA_OPTS="${COFFER_JAVA_OPTS:-} -XX:+PreserveFramePointer -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit" \
   "$L" mount "$W/cipher" "$W/mnt" --passphrase-file "$W/pass" > "$O/mount.log" 2>&1 & P=$!
@@ -46,3 +48,4 @@ perf record -F 999 -g -a -o "$O/step.data" -- bash -c "$(declare -f run); W='$W'
 echo "$STEP: $(echo "$(date +%s.%N) - $start" | bc) s (perf on)"
 kill -TERM "$P"; wait "$P" || true
 echo "mount JVM pid $P; perf map /tmp/perf-$P.map"
+P=

@@ -220,7 +220,9 @@ public final class DirectoryLister {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            if (Files.isDirectory(nameFile)) {
+            // name.c9s a folder, or the entry itself a file (ENOTDIR): an incomplete entry, not an error
+            // that would hide the whole folder.
+            if (Files.isDirectory(nameFile) || !Files.isDirectory(entryPath, LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
             throw e;
