@@ -92,4 +92,32 @@ class ListingTypesTest {
                 .contains("was a folder", "said to be a symlink");
         assertThat(listing.entries()).extracting(Entry::name).doesNotContain("gone", "a shortened entry");
     }
+
+    /**
+     * A file or folder the listing names is taken as it says, without asking the item (no lstat per
+     * item: what makes a listing cheap): a file deleted right after the folder was read is still
+     * listed, as any readdir would list it. Anything else the listing says is asked.
+     */
+    @Test
+    void whatTheListingCallsAFileIsNotAskedAgain() throws Exception {
+        Path vault = tmp.resolve("vault");
+        TestVault.copyTree(TestData.dir().resolve("sample-vault-xtshmac"), vault);
+        TestVault v = TestVault.unlock(vault);
+        Path root = v.mapper.root().storage();
+        String deleted = v.names.encrypt("deleted after the listing", "") + ".c9r";
+        Files.writeString(root.resolve(deleted), "ciphertext");
+        List<StorageItem> read = StorageItem.sorted(root);
+        Files.delete(root.resolve(deleted));
+        assertThat(read).contains(new StorageItem(deleted, StorageItem.Kind.FILE));
+
+        Listing listing = new DirectoryLister(v.names, folder -> new ArrayList<>(read)).list(v.mapper.root());
+
+        assertThat(listing.entries()).extracting(Entry::name).contains("deleted after the listing");
+        Listing asked = new DirectoryLister(v.names, folder -> {
+            List<StorageItem> unknown = new ArrayList<>();
+            read.forEach(i -> unknown.add(new StorageItem(i.name(), StorageItem.Kind.UNKNOWN)));
+            return unknown;
+        }).list(v.mapper.root());
+        assertThat(asked.entries()).extracting(Entry::name).doesNotContain("deleted after the listing");
+    }
 }
