@@ -36,6 +36,7 @@ final class FileOps {
     private static final int O_RDWR = 02;
     private static final int O_EXCL = 0200;
     private static final int O_TRUNC = 01000;
+    private static final int O_APPEND = 02000;
 
     private final Backing backing;
     private final OpenFileTable handles;
@@ -70,8 +71,9 @@ final class FileOps {
     long open(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
+        boolean appends = writable && (flags & O_APPEND) != 0;
         if ((flags & O_TRUNC) == 0) {
-            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
+            return handles.add(FileChannel.open(backing.resolve(path), options), writable, appends);
         }
         changes.begin();
         try {
@@ -81,7 +83,7 @@ final class FileOps {
             } else {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
-            return handles.add(FileChannel.open(p, options), writable);
+            return handles.add(FileChannel.open(p, options), writable, appends);
         } finally {
             changes.end();
         }
@@ -103,7 +105,7 @@ final class FileOps {
         } finally {
             changes.end();
         }
-        long fh = handles.add(ch, true);
+        long fh = handles.add(ch, true, (flags & O_APPEND) != 0);
         try {
             AttributeOps.applyMode(backing, p, mode);
         } catch (IOException | RuntimeException e) {
@@ -145,6 +147,13 @@ final class FileOps {
         return total;
     }
 
+    /**
+     * Writes at {@code offset}; on a handle opened with O_APPEND at the file's end instead, as Linux
+     * does even for pwrite. Without a writeback cache the kernel takes an append's offset from the
+     * size it has cached, which is too large after a write that ran behind failed and was undone
+     * (the kernel had already grown the file by it): writing there would leave a gap of zeros. The
+     * kernel runs one write of a file at a time, so the end does not move in between.
+     */
     int write(long fh, Pointer buf, long size, long offset) throws IOException {
         FileChannel ch = handles.get(fh);
         byte[] data = buffer(size);
@@ -152,8 +161,9 @@ final class FileOps {
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
         changes.begin();
         try {
+            long at = handles.appends(fh) ? ch.size() : offset;
             while (bb.hasRemaining()) {
-                ch.write(bb, offset + bb.position());
+                ch.write(bb, at + bb.position());
             }
         } finally {
             changes.end();

@@ -92,4 +92,30 @@ class DeferredEnospcMountTest {
             later.close(); // opened after both were told: nothing left to report
         });
     }
+
+    /**
+     * An append with O_APPEND right after the lost append (the shell's {@code >>}) lands at the file's
+     * real end: the kernel still has the size the lost append gave the file, and takes an append's
+     * offset from it.
+     */
+    @Test
+    @Timeout(120)
+    void anAppendAfterTheLostAppendLandsAtTheRealEnd() throws Exception {
+        onAlmostFullVault(mnt -> {
+            Path f = mnt.resolve("f.bin");
+            FileChannel writer = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            writer.write(ByteBuffer.wrap(first));
+            assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+            assertThatThrownBy(writer::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            byte[] line = "one more line\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+            try (FileChannel appender = FileChannel.open(f, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                appender.write(ByteBuffer.wrap(line));
+            }
+
+            byte[] expected = java.util.Arrays.copyOf(first, first.length + line.length);
+            System.arraycopy(line, 0, expected, first.length, line.length);
+            assertThat(Files.readAllBytes(f)).isEqualTo(expected);
+        });
+    }
 }
