@@ -152,16 +152,18 @@ final class FileOps {
      * does even for pwrite. Without a writeback cache the kernel takes an append's offset from the
      * size it has cached, which is too large after a write that ran behind failed and was undone
      * (the kernel had already grown the file by it): writing there would leave a gap of zeros. The
-     * kernel runs one write of a file at a time, so the end does not move in between.
+     * kernel runs one write of a file at a time, so the end does not move in between. A page of a
+     * shared mapping written back ({@code pageWriteBack}) goes where it belongs: the kernel sends it
+     * on any writable handle of the file, an O_APPEND one too.
      */
-    int write(long fh, Pointer buf, long size, long offset) throws IOException {
+    int write(long fh, Pointer buf, long size, long offset, boolean pageWriteBack) throws IOException {
         FileChannel ch = handles.get(fh);
         byte[] data = buffer(size);
         buf.get(0, data, 0, (int) size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
         changes.begin();
         try {
-            long at = handles.appends(fh) ? ch.size() : offset;
+            long at = !pageWriteBack && handles.appends(fh) ? ch.size() : offset;
             while (bb.hasRemaining()) {
                 ch.write(bb, at + bb.position());
             }

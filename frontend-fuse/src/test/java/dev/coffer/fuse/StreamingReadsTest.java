@@ -100,7 +100,7 @@ class StreamingReadsTest {
         long writer = files.open("/big", O_WRONLY);
         Pointer src = buffer();
         src.put(0, changed, 0, changed.length);
-        files.write(writer, src, changed.length, (1 << 20) + REQUEST);
+        files.write(writer, src, changed.length, (1 << 20) + REQUEST, false);
         System.arraycopy(changed, 0, content, (1 << 20) + REQUEST, changed.length);
 
         assertThat(readSequentially(reader, 1 << 20, 4 << 20)).isEqualTo(slice(1 << 20, 4 << 20));
