@@ -36,7 +36,7 @@ final class FileOps {
     private static final int O_RDWR = 02;
     private static final int O_EXCL = 0200;
     private static final int O_TRUNC = 01000;
-    private static final int O_APPEND = 02000;
+    static final int O_APPEND = 02000;
 
     private final Backing backing;
     private final OpenFileTable handles;
@@ -71,9 +71,8 @@ final class FileOps {
     long open(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
-        boolean appends = writable && (flags & O_APPEND) != 0;
         if ((flags & O_TRUNC) == 0) {
-            return handles.add(FileChannel.open(backing.resolve(path), options), writable, appends);
+            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
         }
         changes.begin();
         try {
@@ -83,7 +82,7 @@ final class FileOps {
             } else {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
-            return handles.add(FileChannel.open(p, options), writable, appends);
+            return handles.add(FileChannel.open(p, options), writable);
         } finally {
             changes.end();
         }
@@ -105,7 +104,7 @@ final class FileOps {
         } finally {
             changes.end();
         }
-        long fh = handles.add(ch, true, (flags & O_APPEND) != 0);
+        long fh = handles.add(ch, true);
         try {
             AttributeOps.applyMode(backing, p, mode);
         } catch (IOException | RuntimeException e) {
@@ -148,22 +147,23 @@ final class FileOps {
     }
 
     /**
-     * Writes at {@code offset}; on a handle opened with O_APPEND at the file's end instead, as Linux
-     * does even for pwrite. Without a writeback cache the kernel takes an append's offset from the
-     * size it has cached, which is too large after a write that ran behind failed and was undone
-     * (the kernel had already grown the file by it): writing there would leave a gap of zeros. The
-     * kernel runs one write of a file at a time, so the end does not move in between. A page of a
-     * shared mapping written back ({@code pageWriteBack}) goes where it belongs: the kernel sends it
-     * on any writable handle of the file, an O_APPEND one too.
+     * Writes at {@code offset}; an append ({@code appends}: the file's flags in this request have
+     * O_APPEND) whose offset lies past the file's end goes to the end instead. Without a writeback
+     * cache the kernel takes an append's offset from the size it has cached, which is too large
+     * after a write that ran behind failed and was undone (the kernel had already grown the file by
+     * it): writing there would leave a gap of zeros. The kernel then believes the bytes sit at its
+     * offset until its next GETATTR (any stat) corrects the size and drops its cached pages; the
+     * appender's own file position stays past the end. A page of a shared mapping written back
+     * carries no flags and goes where it belongs.
      */
-    int write(long fh, Pointer buf, long size, long offset, boolean pageWriteBack) throws IOException {
+    int write(long fh, Pointer buf, long size, long offset, boolean appends) throws IOException {
         FileChannel ch = handles.get(fh);
         byte[] data = buffer(size);
         buf.get(0, data, 0, (int) size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
         changes.begin();
         try {
-            long at = !pageWriteBack && handles.appends(fh) ? ch.size() : offset;
+            long at = appends ? Math.min(offset, ch.size()) : offset;
             while (bb.hasRemaining()) {
                 ch.write(bb, at + bb.position());
             }

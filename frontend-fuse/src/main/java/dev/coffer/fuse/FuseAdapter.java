@@ -247,18 +247,9 @@ public class FuseAdapter extends FuseStubFS {
 
     @Override
     public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
-        return Calls.run("write", () -> files.write(fi.fh.get(), buf, size, offset, writesBackPages(fi)));
-    }
-
-    /**
-     * {@code fuse_file_info.writepage} (libfuse 2.9, 64-bit: the int after {@code int flags} and
-     * {@code unsigned long fh_old}), which jnr-fuse's struct does not name: set for a write of a page
-     * of a shared mapping, on whichever writable handle of the file the kernel picked.
-     */
-    static final int WRITEPAGE_OFFSET = 16;
-
-    private static boolean writesBackPages(FuseFileInfo fi) {
-        return Struct.getMemory(fi).getInt(WRITEPAGE_OFFSET) != 0;
+        // The file's flags as they are now (fcntl may have changed them); 0 for a page written back.
+        boolean appends = (fi.flags.get() & FileOps.O_APPEND) != 0;
+        return Calls.run("write", () -> files.write(fi.fh.get(), buf, size, offset, appends));
     }
 
     /** Reports, at each close(), a failed write the backing ran behind (see {@link FileOps#flush}). */

@@ -22,17 +22,12 @@ final class OpenFileTable {
     private final Map<Long, Handle> handles = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
-    private record Handle(FileChannel channel, boolean writable, boolean appends) {}
+    private record Handle(FileChannel channel, boolean writable) {}
 
     /** Registers {@code channel}, opened for writing or not; returns its handle. */
     long add(FileChannel channel, boolean writable) {
-        return add(channel, writable, false);
-    }
-
-    /** Registers {@code channel}, opened for writing or not, with O_APPEND or not; returns its handle. */
-    long add(FileChannel channel, boolean writable, boolean appends) {
         long fh = next.getAndIncrement();
-        handles.put(fh, new Handle(channel, writable, appends));
+        handles.put(fh, new Handle(channel, writable));
         return fh;
     }
 
@@ -44,11 +39,6 @@ final class OpenFileTable {
     /** Whether handle {@code fh} was opened for writing; ClosedChannelException (EBADF) for an unknown handle. */
     boolean writable(long fh) throws ClosedChannelException {
         return handle(fh).writable();
-    }
-
-    /** Whether handle {@code fh} was opened with O_APPEND; ClosedChannelException (EBADF) for an unknown handle. */
-    boolean appends(long fh) throws ClosedChannelException {
-        return handle(fh).appends();
     }
 
     private Handle handle(long fh) throws ClosedChannelException {

@@ -12,15 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A write on a handle opened with O_APPEND goes to the file's end whatever offset the kernel sent (it
- * may have a stale size: DeferredEnospcMountTest); a page of a shared mapping written back through
- * such a handle (the kernel picks any writable handle of the file in writeback-cache mounts) goes to
- * its own offset. No mount: FileOps over a plain folder.
+ * An append (a write whose request carries O_APPEND) at an offset past the file's end goes to the end:
+ * the kernel may have a stale size (DeferredEnospcMountTest); an append inside the file, and any write
+ * without O_APPEND (a page written back, a pwrite after fcntl cleared the flag), goes where the kernel
+ * says. No mount: FileOps over a plain folder.
  */
 class AppendWritesTest {
-    private static final int O_WRONLY = 01;
     private static final int O_RDWR = 02;
-    private static final int O_APPEND = 02000;
 
     @TempDir
     Path tmp;
@@ -28,19 +26,17 @@ class AppendWritesTest {
     private final OpenFileTable handles = new OpenFileTable();
 
     @Test
-    void anAppendHandleWritesAtTheEndAndAPageWriteBackWhereItBelongs() throws Exception {
+    void anAppendPastTheEndLandsAtTheEndAndEveryOtherWriteWhereItIsSent() throws Exception {
         Files.writeString(tmp.resolve("log.txt"), "0123456789");
         FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long append = files.open("/log.txt", O_WRONLY | O_APPEND);
-        long plain = files.open("/log.txt", O_RDWR);
+        long fh = files.open("/log.txt", O_RDWR | FileOps.O_APPEND);
 
-        files.write(append, bytes("AB"), 2, 100, false); // a stale offset far past the end
-        files.write(append, bytes("CD"), 2, 3, false); // and one inside the file
-        files.write(append, bytes("xy"), 2, 4, true); // a page written back: its own place
-        files.write(plain, bytes("z"), 1, 0, false); // not an append handle: where it is told
+        files.write(fh, bytes("AB"), 2, 100, true); // a stale offset far past the end
+        files.write(fh, bytes("CD"), 2, 12, true); // the end as the kernel knows it
+        files.write(fh, bytes("xy"), 2, 4, true); // inside the file: trusted
+        files.write(fh, bytes("z"), 1, 0, false); // no O_APPEND in this request
 
-        files.release(append);
-        files.release(plain);
+        files.release(fh);
         assertThat(Files.readString(tmp.resolve("log.txt"))).isEqualTo("z123xy6789ABCD");
     }
 
