@@ -26,16 +26,14 @@ class ListingTypesTest {
     @ParameterizedTest
     @ValueSource(strings = {"sample-vault-xtshmac", "damaged-vault-xtshmac", "damaged-vault-xts", "small-vault-threshold36"})
     void everyFolderListsTheSameWithTypesFromTheListing(String vaultName) throws Exception {
-        Path vault = tmp.resolve(vaultName);
-        TestVault.copyTree(TestData.dir().resolve(vaultName), vault);
-        TestVault v = TestVault.unlock(vault);
+        TestVault v = unlockedCopy(vaultName);
         Path root = v.mapper.root().storage();
-        String file = v.names.encrypt("a file.txt", "") + ".c9r";
+        String file = entryName(v, "a file.txt");
         Files.writeString(root.resolve(file), "not a real file, only listed");
-        Files.createSymbolicLink(root.resolve(v.names.encrypt("a symlink in storage", "") + ".c9r"), root.resolve(file));
-        Files.createDirectory(root.resolve(v.names.encrypt("a folder without payload", "") + ".c9r"));
-        Files.writeString(root.resolve(LongNames.shortened(v.names.encrypt("a file named like a shortened entry", "")
-                + ".c9r")), "skipped, and the folder still lists");
+        Files.createSymbolicLink(root.resolve(entryName(v, "a symlink in storage")), root.resolve(file));
+        Files.createDirectory(root.resolve(entryName(v, "a folder without payload")));
+        Files.writeString(root.resolve(LongNames.shortened(entryName(v, "a file named like a shortened entry"))),
+                "skipped, and the folder still lists");
         DirectoryLister stating = new DirectoryLister(v.names, StorageItem::sortedThroughJdk);
         assertThat(LinuxDirents.read(root)).as("read natively here").isNotNull();
 
@@ -64,14 +62,12 @@ class ListingTypesTest {
      */
     @Test
     void anItemThatIsNoLongerWhatTheListingSaidCountsAsWhatItIsNow() throws Exception {
-        Path vault = tmp.resolve("vault");
-        TestVault.copyTree(TestData.dir().resolve("sample-vault-xtshmac"), vault);
-        TestVault v = TestVault.unlock(vault);
+        TestVault v = unlockedCopy("sample-vault-xtshmac");
         Path root = v.mapper.root().storage();
-        String nowAFile = v.names.encrypt("was a folder", "") + ".c9r";
-        String saidSymlink = v.names.encrypt("said to be a symlink", "") + ".c9r";
-        String gone = v.names.encrypt("gone", "") + ".c9r";
-        String shortenedNowAFile = LongNames.shortened(v.names.encrypt("a shortened entry", "") + ".c9r");
+        String nowAFile = entryName(v, "was a folder");
+        String saidSymlink = entryName(v, "said to be a symlink");
+        String gone = entryName(v, "gone");
+        String shortenedNowAFile = LongNames.shortened(entryName(v, "a shortened entry"));
         Files.writeString(root.resolve(nowAFile), "now a file");
         Files.writeString(root.resolve(shortenedNowAFile), "a shortened entry is a folder, never a file");
         Files.writeString(root.resolve(saidSymlink), "a file");
@@ -100,11 +96,9 @@ class ListingTypesTest {
      */
     @Test
     void whatTheListingCallsAFileIsNotAskedAgain() throws Exception {
-        Path vault = tmp.resolve("vault");
-        TestVault.copyTree(TestData.dir().resolve("sample-vault-xtshmac"), vault);
-        TestVault v = TestVault.unlock(vault);
+        TestVault v = unlockedCopy("sample-vault-xtshmac");
         Path root = v.mapper.root().storage();
-        String deleted = v.names.encrypt("deleted after the listing", "") + ".c9r";
+        String deleted = entryName(v, "deleted after the listing");
         Files.writeString(root.resolve(deleted), "ciphertext");
         List<StorageItem> read = StorageItem.sorted(root);
         Files.delete(root.resolve(deleted));
@@ -119,5 +113,17 @@ class ListingTypesTest {
             return unknown;
         }).list(v.mapper.root());
         assertThat(asked.entries()).extracting(Entry::name).doesNotContain("deleted after the listing");
+    }
+
+    /** A copy of one of the independent implementation's vaults, unlocked. */
+    private TestVault unlockedCopy(String vaultName) throws Exception {
+        Path vault = tmp.resolve(vaultName);
+        TestVault.copyTree(TestData.dir().resolve(vaultName), vault);
+        return TestVault.unlock(vault);
+    }
+
+    /** The on-disk name of root entry {@code name} (not shortened). */
+    private static String entryName(TestVault v, String name) {
+        return v.names.encrypt(name, "") + ".c9r";
     }
 }
