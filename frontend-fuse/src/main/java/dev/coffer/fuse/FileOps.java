@@ -37,6 +37,8 @@ final class FileOps {
     private static final int O_EXCL = 0200;
     private static final int O_TRUNC = 01000;
     static final int O_APPEND = 02000;
+    /** The beginning of a vault's message for the failure of an earlier write (core: {@code PendingWrite}). */
+    static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
 
     private final Backing backing;
     private final OpenFileTable handles;
@@ -167,10 +169,30 @@ final class FileOps {
             while (bb.hasRemaining()) {
                 ch.write(bb, at + bb.position());
             }
+        } catch (IOException e) {
+            if (reportsAnEarlierWriteLost(e)) {
+                handles.noteWriteFailure(fh, e); // the kernel may drop it: see OpenFileTable
+            }
+            throw e;
         } finally {
             changes.end();
         }
         return (int) size;
+    }
+
+    /**
+     * Whether {@code failure} says that bytes of an earlier write, already answered, were lost: a
+     * vault's append that ran behind and failed (its message begins as the core's {@code PendingWrite}
+     * words it). A write's own failure loses nothing: the kernel's count then says what was written.
+     */
+    static boolean reportsAnEarlierWriteLost(IOException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.startsWith(EARLIER_WRITE_LOST)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Sets the size of the file at {@code path}: shrinks, or grows with zeros. */
@@ -192,13 +214,33 @@ final class FileOps {
         }
     }
 
+    /** Forces the file to storage; first reports a write request's failure the program may not have heard of. */
     void fsync(long fh, boolean dataOnly) throws IOException {
-        handles.get(fh).force(!dataOnly);
+        FileChannel ch = handles.get(fh);
+        reportWriteFailure(fh);
+        ch.force(!dataOnly);
     }
 
     /**
-     * A zero-length write: a vault's channel answers it with the failure of a large append it wrote
-     * behind (e.g. ENOSPC), which would otherwise reach only release, whose errors the kernel drops.
+     * Throws the failure of an earlier write that a write request on handle {@code fh} threw since
+     * the last flush or fsync, if any: when the kernel split a write(2) into several requests, it
+     * drops the error of any but the first (the program gets a short count), and that error said that
+     * bytes of an earlier request, already answered, were lost ({@link OpenFileTable}). Reported at
+     * most once; a program that did hear it at write(2) hears it again at close(2), as after a failed
+     * writeback: it may not know that bytes before the failing call were lost.
+     */
+    private void reportWriteFailure(long fh) throws IOException {
+        IOException failure = handles.takeWriteFailure(fh);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * First the failure of a write request on this handle that no flush or fsync has reported yet
+     * ({@link #reportWriteFailure}); then a zero-length write: a vault's channel answers it with the
+     * failure of a large append it wrote behind (e.g. ENOSPC), which would otherwise reach only
+     * release, whose errors the kernel drops.
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
      * and is answered without trying one (on Linux 5.16 and later the kernel does not even ask for
      * such a handle: {@link NoFlushReplies}; older kernels flush at every close(2) of a file read).
@@ -208,6 +250,7 @@ final class FileOps {
             return;
         }
         FileChannel ch = handles.get(fh);
+        reportWriteFailure(fh);
         try {
             ch.write(ByteBuffer.allocate(0), 0);
         } catch (NonWritableChannelException readOnly) {

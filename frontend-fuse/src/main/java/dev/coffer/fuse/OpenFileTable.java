@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The channels behind FUSE file handles: {@code open} and {@code create} add one (with whether it
@@ -16,13 +17,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * so a late request on a released handle fails with EBADF instead of reaching another file.
  * Thread-safe without a global lock.
  *
+ * <p>A handle also keeps a write request's report that an earlier write was lost until a flush or
+ * fsync of it reports it again ({@link #noteWriteFailure}): the kernel splits a large write(2) into
+ * requests and, when one after the first fails, returns the bytes before it and drops the error.
+ * When that error is the vault's report that an earlier request of the same write(2), already
+ * answered, was lost (it ran behind and found the disk full), the program, told all was well, would
+ * go on past a gap.
+ *
  * <p>Not responsible for opening channels (the callers choose the options).
  */
 final class OpenFileTable {
     private final Map<Long, Handle> handles = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
-    private record Handle(FileChannel channel, boolean writable) {}
+    private record Handle(FileChannel channel, boolean writable, AtomicReference<IOException> unreportedWriteFailure) {
+        Handle(FileChannel channel, boolean writable) {
+            this(channel, writable, new AtomicReference<>());
+        }
+    }
 
     /** Registers {@code channel}, opened for writing or not; returns its handle. */
     long add(FileChannel channel, boolean writable) {
@@ -39,6 +51,26 @@ final class OpenFileTable {
     /** Whether handle {@code fh} was opened for writing; ClosedChannelException (EBADF) for an unknown handle. */
     boolean writable(long fh) throws ClosedChannelException {
         return handle(fh).writable();
+    }
+
+    /**
+     * Keeps {@code failure}, which a write request on handle {@code fh} threw, for the handle's next
+     * flush or fsync, unless one is kept already (a program writing on at a full disk fails many
+     * times; one report is what it needs). Unknown handles are ignored.
+     */
+    void noteWriteFailure(long fh, IOException failure) {
+        Handle h = handles.get(fh);
+        if (h != null) {
+            h.unreportedWriteFailure().compareAndSet(null, failure);
+        }
+    }
+
+    /**
+     * The write failure kept for handle {@code fh}, now taken (a later flush or fsync does not report
+     * it again), or null; ClosedChannelException (EBADF) for an unknown handle.
+     */
+    IOException takeWriteFailure(long fh) throws ClosedChannelException {
+        return handle(fh).unreportedWriteFailure().getAndSet(null);
     }
 
     private Handle handle(long fh) throws ClosedChannelException {

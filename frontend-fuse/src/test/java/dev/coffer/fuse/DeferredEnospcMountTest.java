@@ -30,6 +30,8 @@ class DeferredEnospcMountTest {
     /** A fresh 4 KiB file's content, and a whole 128 KiB batch to append to it. */
     private final byte[] first = new byte[4096];
     private final byte[] batch = new byte[128 * 1024];
+    /** The file that fills the tmpfs (deleting it makes room again). */
+    private Path ballast;
 
     /** Mounts a new vault on an 8 MiB tmpfs filled up to 64 KiB, runs {@code test} on the mount point. */
     private void onAlmostFullVault(MountedTest test) throws Exception {
@@ -41,7 +43,7 @@ class DeferredEnospcMountTest {
                     VaultMountTest.FAST)) {
                 try {
                     Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
-                    tmpfs.leaveFree("ballast.bin", 64 * 1024);
+                    ballast = tmpfs.leaveFree("ballast.bin", 64 * 1024);
                     test.run(mnt);
                 } finally {
                     mounts.close();
@@ -116,6 +118,31 @@ class DeferredEnospcMountTest {
             byte[] expected = java.util.Arrays.copyOf(first, first.length + line.length);
             System.arraycopy(line, 0, expected, first.length, line.length);
             assertThat(Files.readAllBytes(f)).isEqualTo(expected);
+        });
+    }
+
+    /**
+     * One write(2) of two batches reaches the mount as two requests; the first runs behind and is
+     * lost to the full disk, the second is refused with that failure, and the kernel returns the first
+     * request's count and drops the error. Space is freed before the program writes the rest, so that
+     * write works: the program must still hear of the lost bytes, at close.
+     */
+    @Test
+    @Timeout(120)
+    void aLostRequestOfASplitWriteIsReportedAtCloseAlthoughTheRestWasWritten() throws Exception {
+        onAlmostFullVault(mnt -> {
+            byte[] two = new byte[2 * batch.length];
+            new Random(7).nextBytes(two);
+            FileChannel ch = FileChannel.open(mnt.resolve("f.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            ch.write(ByteBuffer.wrap(first));
+            ByteBuffer rest = ByteBuffer.wrap(two);
+            assertThat(ch.write(rest)).as("the kernel's count: the first request, which was answered").isEqualTo(batch.length);
+
+            Files.delete(ballast);
+            while (rest.hasRemaining()) {
+                ch.write(rest);
+            }
+            assertThatThrownBy(ch::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
         });
     }
 }

@@ -12,12 +12,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * flush (every close(2)): a handle opened for writing asks its channel for a failure written behind
- * (a zero-length write), a handle opened for reading only is answered at once without asking, and
+ * flush (every close(2)): a handle opened for writing reports a write request's failure the kernel
+ * may have dropped, then asks its channel for a failure written behind (a zero-length write), a handle opened for reading only is answered at once without asking, and
  * an unknown handle is EBADF; every open and create records which kind its handle is.
  */
 class FlushTest {
@@ -41,6 +44,61 @@ class FlushTest {
         long fh = handles.add(counting(writes, new IOException("No space left on device")), true);
         assertThatThrownBy(() -> files().flush(fh)).isInstanceOf(IOException.class).hasMessageContaining("No space left");
         assertThat(writes).hasValue(1);
+        handles.release(fh);
+    }
+
+    /** As a vault words the failure of an append that ran behind, thrown by the next write. */
+    private static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone: No space left on device";
+
+    /**
+     * The kernel drops the error of a write request that is not the first of its write(2) (the
+     * program gets a short count): a report that an earlier write was lost is reported again at the
+     * handle's next flush (close) or fsync, once, before anything else is asked.
+     */
+    @Test
+    void aLostEarlierWriteIsReportedAgainOnceAtTheNextFlush() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        IOException full = new IOException(EARLIER_WRITE_LOST);
+        long fh = handles.add(failingNonEmptyWrites(writes, full), true);
+        FileOps files = files();
+        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
+
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
+        assertThatThrownBy(() -> files.flush(fh)).isSameAs(full);
+        assertThat(writes).as("reported without asking the channel").hasValue(1);
+        files.flush(fh);
+        assertThat(writes).as("the next flush asks the channel again").hasValue(2);
+        handles.release(fh);
+    }
+
+    @Test
+    void aLostEarlierWriteIsReportedAgainOnceAtTheNextFsync() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        IOException full = new IOException(EARLIER_WRITE_LOST);
+        long fh = handles.add(failingNonEmptyWrites(writes, full), true);
+        FileOps files = files();
+        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
+
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
+        assertThatThrownBy(() -> files.fsync(fh, false)).isSameAs(full);
+        files.fsync(fh, false);
+        files.flush(fh);
+        handles.release(fh);
+    }
+
+    /** A write's own failure lost nothing (the kernel's count says what was written): not reported again. */
+    @Test
+    void aWritesOwnFailureIsNotReportedAgain() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        IOException full = new IOException("No space left on device");
+        long fh = handles.add(failingNonEmptyWrites(writes, full), true);
+        FileOps files = files();
+        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
+
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
+        files.flush(fh);
+        files.fsync(fh, false);
+        assertThat(writes).as("the flush asked the channel").hasValue(2);
         handles.release(fh);
     }
 
@@ -77,6 +135,21 @@ class FlushTest {
 
     private FileOps files() {
         return new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
+    }
+
+    /** A channel on a real file that counts positional writes and fails those with bytes to write. */
+    private FileChannel failingNonEmptyWrites(AtomicInteger writes, IOException failure) throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "content");
+        return new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            @Override
+            public int write(ByteBuffer src, long position) throws IOException {
+                writes.incrementAndGet();
+                if (src.hasRemaining()) {
+                    throw failure;
+                }
+                return d.write(src, position);
+            }
+        };
     }
 
     /** A channel on a real file that counts positional writes and fails them with {@code failure} if given. */

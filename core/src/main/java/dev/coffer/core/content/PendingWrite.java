@@ -45,6 +45,12 @@ final class PendingWrite implements Runnable {
         }
     }
 
+    /**
+     * How the failure of a write that ran behind begins, whichever later call throws it. The FUSE
+     * frontend, which sees only java.nio, recognises such a failure by it (its {@code FileOps}).
+     */
+    static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
+
     private final FileChannel channel;
     private final byte[] buffer;
     private final int unitsLength;
@@ -146,7 +152,7 @@ final class PendingWrite implements Runnable {
             return null;
         }
         IOException reported = !ranBehind && t instanceof IOException io ? io
-                : new IOException("an earlier write of this file failed and was undone: " + t.getMessage(), t);
+                : new IOException(EARLIER_WRITE_LOST + ": " + t.getMessage(), t);
         if (!unitsWritten) {
             try {
                 channel.truncate(restoreLength);
