@@ -31,17 +31,13 @@ import ru.serce.jnrfuse.struct.FileStat;
  * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
  */
 final class FileOps {
-    private static final int O_ACCMODE = 03;
-    private static final int O_WRONLY = 01;
-    private static final int O_RDWR = 02;
-    private static final int O_EXCL = 0200;
-    private static final int O_TRUNC = 01000;
-    static final int O_APPEND = 02000;
     /** The beginning of a vault's message for the failure of an earlier write (core: {@code PendingWrite}). */
     static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
 
     private final Backing backing;
     private final OpenFileTable handles;
+    /** How this system spells O_TRUNC, O_APPEND... in the flags FUSE passes. */
+    private final OpenFlagBits flagBits;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
     private final ContentChanges changes;
     private final StreamTiming timing;
@@ -58,6 +54,12 @@ final class FileOps {
 
     /** As above, with read streams' time limits of {@code timing} (tests shorten or lengthen them). */
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing) {
+        this(backing, handles, changes, timing, OpenFlagBits.HOST);
+    }
+
+    /** As above, reading open flags as {@code flagBits} spells them (tests: another system's). */
+    FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing, OpenFlagBits flagBits) {
+        this.flagBits = flagBits;
         this.backing = backing;
         this.handles = handles;
         this.changes = changes;
@@ -73,7 +75,7 @@ final class FileOps {
     long open(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
-        if ((flags & O_TRUNC) == 0) {
+        if (!flagBits.truncates(flags)) {
             return handles.add(FileChannel.open(backing.resolve(path), options), writable);
         }
         changes.begin();
@@ -94,8 +96,8 @@ final class FileOps {
     long create(String path, long mode, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         options.add(StandardOpenOption.WRITE); // a new file is always writable through the handle that made it
-        options.add((flags & O_EXCL) != 0 ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
-        if ((flags & O_TRUNC) != 0) {
+        options.add(flagBits.exclusive(flags) ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
+        if (flagBits.truncates(flags)) {
             options.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
         Path p = backing.resolveNew(path);
@@ -311,18 +313,23 @@ final class FileOps {
         }
     }
 
-    private static Set<OpenOption> accessOptions(int flags) {
+    private Set<OpenOption> accessOptions(int flags) {
         Set<OpenOption> options = new HashSet<>();
         options.add(LinkOption.NOFOLLOW_LINKS); // the kernel has resolved every link already
-        switch (flags & O_ACCMODE) {
-            case O_WRONLY -> options.add(StandardOpenOption.WRITE);
-            case O_RDWR -> {
-                options.add(StandardOpenOption.READ);
-                options.add(StandardOpenOption.WRITE);
-            }
-            default -> options.add(StandardOpenOption.READ);
+        if (flagBits.writesOnly(flags)) {
+            options.add(StandardOpenOption.WRITE);
+        } else if (flagBits.readsAndWrites(flags)) {
+            options.add(StandardOpenOption.READ);
+            options.add(StandardOpenOption.WRITE);
+        } else {
+            options.add(StandardOpenOption.READ);
         }
         return options;
+    }
+
+    /** Whether the open flags {@code flags} (a write request's: the file's flags then) have O_APPEND. */
+    boolean appends(int flags) {
+        return flagBits.appends(flags);
     }
 
     private byte[] buffer(long size) {

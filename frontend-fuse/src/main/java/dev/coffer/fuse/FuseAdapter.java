@@ -248,7 +248,7 @@ public class FuseAdapter extends FuseStubFS {
     @Override
     public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
         // The file's flags as they are now (fcntl may have changed them); 0 for a page written back.
-        boolean appends = (fi.flags.get() & FileOps.O_APPEND) != 0;
+        boolean appends = files.appends(fi.flags.get());
         return Calls.run("write", () -> files.write(fi.fh.get(), buf, size, offset, appends));
     }
 

@@ -29,7 +29,7 @@ class AppendWritesTest {
     void anAppendPastTheEndLandsAtTheEndAndEveryOtherWriteWhereItIsSent() throws Exception {
         Files.writeString(tmp.resolve("log.txt"), "0123456789");
         FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long fh = files.open("/log.txt", O_RDWR | FileOps.O_APPEND);
+        long fh = files.open("/log.txt", O_RDWR | OpenFlagBits.LINUX.append());
 
         files.write(fh, bytes("AB"), 2, 100, true); // a stale offset far past the end
         files.write(fh, bytes("CD"), 2, 12, true); // the end as the kernel knows it
