@@ -42,7 +42,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * and a zero-length write report it too, so a caller that checks them never misses it. That next
  * operation may come from another channel of the file than the one that wrote: so each undone
  * failure is also counted ({@link #undoneFailures}), and every channel reports the ones after those
- * it has seen at its own flush points (like the kernel's errseq for a failed writeback).
+ * it has seen at its own flush points (like the kernel's errseq for a failed writeback). Such a
+ * failure is thrown as an {@link EarlierWriteLostException} once the call that started the write
+ * has returned; a failure of a batch found by the same call (it writes its next batch) is that
+ * call's own failure, thrown as it is and not counted: that call reports failure, nothing it
+ * acknowledged is lost.
  */
 public final class OpenFile implements java.io.Closeable {
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
@@ -446,6 +450,20 @@ public final class OpenFile implements java.io.Closeable {
         lastUnit = previousLastUnit;
         previousLastUnit = oldLastUnit;
         int oldLastUnitLength = lastUnitLength;
+        try {
+            appendBatches(oldSize, oldLength, last, retag, oldLastUnit, oldLastUnitLength, newSize, data, dirty);
+        } finally {
+            PendingWrite left = pending;
+            if (left != null) {
+                left.markAnswered(); // this call returns while its last batch is written: a failure now loses acknowledged bytes
+            }
+        }
+        size = newSize;
+        lastUnitIndex = recordedLastUnit;
+    }
+
+    private void appendBatches(long oldSize, long oldLength, long last, long retag, byte[] oldLastUnit, int oldLastUnitLength,
+            long newSize, Overlay data, DirtyRange dirty) throws IOException {
         for (long batchStart = dirty.first(); batchStart <= dirty.last(); batchStart += BATCH) {
             long batchEnd = Math.min(dirty.last(), batchStart + BATCH - 1);
             int units = (int) (batchEnd - batchStart + 1);
@@ -471,11 +489,9 @@ public final class OpenFile implements java.io.Closeable {
                 write.start();
             } else {
                 write.run();
-                finish(write, false);
+                finish(write);
             }
         }
-        size = newSize;
-        lastUnitIndex = recordedLastUnit;
     }
 
     /**
@@ -485,6 +501,11 @@ public final class OpenFile implements java.io.Closeable {
      * undone before anything else is written after it.
      */
     private void drain() throws IOException {
+        PendingWrite own = pending;
+        if (own != null && !own.answered()) {
+            pending = null;
+            finish(own); // this call's previous batch: its failure is this call's own, not an earlier write's
+        }
         settle();
         IOException failure = undoneWriteFailure;
         if (failure != null) {
@@ -504,7 +525,7 @@ public final class OpenFile implements java.io.Closeable {
         if (write != null) {
             pending = null;
             try {
-                finish(write, true);
+                finish(write);
             } catch (IOException e) {
                 if (undoneWriteFailure == null) {
                     undoneWriteFailure = e;
@@ -528,8 +549,8 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /** Takes the outcome of a write that has run or is running; after a failure, forgets it and throws. */
-    private void finish(PendingWrite write, boolean ranBehind) throws IOException {
-        IOException failure = write.awaitAndUndo(ranBehind);
+    private void finish(PendingWrite write) throws IOException {
+        IOException failure = write.awaitAndUndo();
         if (failure != null) {
             lastUnitIndex = -1;
             size = write.restoreSize;

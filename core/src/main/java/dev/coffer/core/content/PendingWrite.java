@@ -45,12 +45,6 @@ final class PendingWrite implements Runnable {
         }
     }
 
-    /**
-     * How the failure of a write that ran behind begins, whichever later call throws it. The FUSE
-     * frontend, which sees only java.nio, recognises such a failure by it (its {@code FileOps}).
-     */
-    static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
-
     private final FileChannel channel;
     private final byte[] buffer;
     private final int unitsLength;
@@ -67,6 +61,11 @@ final class PendingWrite implements Runnable {
     /** Set before {@link #done} is signalled; read after it. */
     private Throwable failure;
     private boolean unitsWritten;
+    /**
+     * Set (under the file's lock) once the call that started this write has returned, leaving it
+     * running: from then on its failure is an earlier write lost, not that call's own failure.
+     */
+    private boolean answered;
 
     /**
      * @param buffer        stored units at offset 0 ({@code unitsLength} bytes), and the re-tagged old
@@ -139,20 +138,29 @@ final class PendingWrite implements Runnable {
         return failure;
     }
 
+    /** The call that started this write has returned while it runs (see {@link #answered}). */
+    void markAnswered() {
+        answered = true;
+    }
+
+    boolean answered() {
+        return answered;
+    }
+
     /**
      * Waits for this write; if it failed, cuts the ciphertext back to {@link #restoreLength} (unless
      * the new units were all written and only the re-tag after them failed: they are complete) and
-     * returns the error to throw: as it was for a write that ran on the caller's thread (a runtime
-     * exception or error is rethrown as it is), wrapped for one that ran behind, whose caller had
-     * already returned. Returns null if it succeeded.
+     * returns the error to throw: as it was while the call that started it has not returned (a runtime
+     * exception or error is rethrown as it is), an {@link EarlierWriteLostException} once that call
+     * has returned. Returns null if it succeeded.
      */
-    IOException awaitAndUndo(boolean ranBehind) {
+    IOException awaitAndUndo() {
         Throwable t = await();
         if (t == null) {
             return null;
         }
-        IOException reported = !ranBehind && t instanceof IOException io ? io
-                : new IOException(EARLIER_WRITE_LOST + ": " + t.getMessage(), t);
+        boolean earlier = answered;
+        IOException reported = !earlier && t instanceof IOException io ? io : new EarlierWriteLostException(t);
         if (!unitsWritten) {
             try {
                 channel.truncate(restoreLength);
@@ -160,10 +168,10 @@ final class PendingWrite implements Runnable {
                 reported.addSuppressed(suppressed);
             }
         }
-        if (!ranBehind && t instanceof RuntimeException r) {
+        if (!earlier && t instanceof RuntimeException r) {
             throw r;
         }
-        if (!ranBehind && t instanceof Error e) {
+        if (!earlier && t instanceof Error e) {
             throw e;
         }
         return reported;

@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.content.EarlierWriteLostException;
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,7 +20,7 @@ import java.nio.channels.WritableByteChannel;
  * file's next change, whichever channel makes it. So that the program whose data was lost hears of
  * it too, a writable channel also reports every such failure it has not seen yet at its flush
  * points (a zero-length write, which is FUSE's flush at each close; {@code force}; {@code close}),
- * once; a failure thrown to it by any call counts as seen.
+ * once; such a failure thrown to it by any call counts as seen (its own write's failure does not).
  */
 final class CleartextFileChannel extends FileChannel {
     private static final int TRANSFER_CHUNK = 128 * 1024;
@@ -45,10 +46,25 @@ final class CleartextFileChannel extends FileChannel {
         registry.register(this);
     }
 
-    /** After a call threw: whatever failure the file had undone so far has reached this channel's caller. */
+    /**
+     * After a call threw: if it threw the report of a lost earlier write, whatever failure the file had
+     * undone so far has reached this channel's caller. A call's own failure (the disk full for its own
+     * bytes) tells nothing of earlier writes, so a loss not yet told stays to be reported.
+     */
     private IOException seen(IOException e) {
-        failuresSeen = file.undoneFailures();
+        if (reportsEarlierWriteLost(e)) {
+            failuresSeen = file.undoneFailures();
+        }
         return e;
+    }
+
+    private static boolean reportsEarlierWriteLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof EarlierWriteLostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -109,6 +109,42 @@ class WriteBehindTest {
         assertThat(readAll(file, keys)).isEqualTo(concat(first, random(BATCH, 4)));
     }
 
+    /**
+     * A later call reports a lost write behind as an {@link EarlierWriteLostException}, and counts it
+     * for every channel; a call whose own earlier batch fails (one call of two batches) fails with its
+     * own error, counted nowhere: that call reports failure, nothing it acknowledged is lost.
+     */
+    @org.junit.jupiter.api.Test
+    void onlyAWriteWhoseCallHadReturnedIsReportedAsAnEarlierWriteLost() throws IOException {
+        ContentKeys keys = keys(true);
+        byte[] first = random(BATCH, 1);
+        SpaceLimitedChannel ch = channel(tmp.resolve("e.c9r"));
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(first), 0);
+            ch.setBudget(0);
+            ch.setWriteDelayMillis(50);
+            f.write(ByteBuffer.wrap(random(BATCH, 2)), BATCH); // returns; runs behind, fails
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[10]), 5)).isInstanceOf(EarlierWriteLostException.class)
+                    .hasMessageStartingWith(EarlierWriteLostException.MESSAGE_START).hasMessageContaining("No space left");
+            assertThat(f.undoneFailures()).isEqualTo(1);
+        }
+        SpaceLimitedChannel other = channel(tmp.resolve("o.c9r"));
+        try (OpenFile f = new OpenFile(other, keys, "/o", false)) {
+            f.write(ByteBuffer.wrap(first), 0);
+            other.setBudget(0);
+            other.setWriteDelayMillis(50);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(random(2 * BATCH, 3)), BATCH)).as("one call, two batches")
+                    .isInstanceOf(IOException.class).isNotInstanceOf(EarlierWriteLostException.class)
+                    .hasMessageContaining("No space left");
+            assertThat(f.undoneFailures()).as("its own failure: not counted for other channels").isZero();
+            assertThat(f.size()).isEqualTo(BATCH);
+            other.setWriteDelayMillis(0);
+            other.setBudget(Long.MAX_VALUE);
+            f.write(ByteBuffer.allocate(0), 0); // nothing left over to throw
+            assertThat(readAll(f)).isEqualTo(first);
+        }
+    }
+
     /** SIV_XTS appends are written before the call returns: a full disk fails that very call. */
     @org.junit.jupiter.api.Test
     void sivXtsAppendsFailInTheCallThatMakesThem() throws IOException {

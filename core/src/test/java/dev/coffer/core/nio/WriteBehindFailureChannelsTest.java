@@ -75,4 +75,38 @@ class WriteBehindFailureChannelsTest {
             assertThat(Files.size(second)).isEqualTo(first.length);
         }
     }
+
+    /**
+     * The writer whose append was lost still hears of it at its flush point although another writer
+     * took the failure first and the writer's own next write then failed for its own reason (the
+     * disk still full): its own failure says nothing of the bytes it was told were written.
+     */
+    @Test
+    void aWritersOwnFailureDoesNotCountAsHavingHeardOfItsLostAppend() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(3).nextBytes(first);
+        new Random(4).nextBytes(batch);
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/f.bin");
+            small.leaveFree("ballast.bin", 64 * 1024);
+            FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
+            writer.write(ByteBuffer.wrap(first));
+            assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+            assertThatThrownBy(() -> other.write(ByteBuffer.allocate(0), 0)).as("the other writer takes it first")
+                    .hasMessageContaining("No space left on device");
+            small.fill("rest.bin");
+            assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length)).as("the writer's own small write")
+                    .hasMessageContaining("No space left on device").hasMessageNotContaining("earlier write");
+            assertThatThrownBy(() -> writer.force(false)).as("the writer still hears of its lost append")
+                    .hasMessageContaining("an earlier write of this file failed and was undone");
+            writer.force(false); // once
+            other.close();
+            writer.close();
+            assertThat(Files.size(file)).isEqualTo(first.length);
+        }
+    }
 }
