@@ -216,31 +216,28 @@ final class FileOps {
         }
     }
 
-    /** Forces the file to storage; first reports a write request's failure the program may not have heard of. */
+    /**
+     * Forces the file to storage; first reports, once, a lost earlier write a write request was
+     * refused with since the last fsync ({@link #flush}).
+     */
     void fsync(long fh, boolean dataOnly) throws IOException {
         FileChannel ch = handles.get(fh);
-        reportWriteFailure(fh);
-        ch.force(!dataOnly);
-    }
-
-    /**
-     * Throws the failure of an earlier write that a write request on handle {@code fh} threw since
-     * the last flush or fsync, if any: when the kernel split a write(2) into several requests, it
-     * drops the error of any but the first (the program gets a short count), and that error said that
-     * bytes of an earlier request, already answered, were lost ({@link OpenFileTable}). Reported at
-     * most once; a program that did hear it at write(2) hears it again at close(2), as after a failed
-     * writeback: it may not know that bytes before the failing call were lost.
-     */
-    private void reportWriteFailure(long fh) throws IOException {
         IOException failure = handles.takeWriteFailure(fh);
         if (failure != null) {
             throw failure;
         }
+        ch.force(!dataOnly);
     }
 
     /**
-     * First the failure of a write request on this handle that no flush or fsync has reported yet
-     * ({@link #reportWriteFailure}); then a zero-length write: a vault's channel answers it with the
+     * First the report of a lost earlier write that a write request on this handle was refused with
+     * since the last fsync, if any: when the kernel split a write(2) into several requests, it drops
+     * the error of any but the first (the program gets a short count), and the bytes of an earlier
+     * request, already answered, are gone ({@link OpenFileTable}). It is reported at every flush until
+     * an fsync takes it, since each close(2) of the open file flushes, a child's or a duplicate
+     * descriptor's too, and the one that must hear it may close last; a program that did hear it at
+     * write(2) hears it again at close(2), as after a failed writeback: it may not know that bytes
+     * before the failing call were lost. Then a zero-length write: a vault's channel answers it with the
      * failure of a large append it wrote behind (e.g. ENOSPC), which would otherwise reach only
      * release, whose errors the kernel drops.
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
@@ -252,7 +249,10 @@ final class FileOps {
             return;
         }
         FileChannel ch = handles.get(fh);
-        reportWriteFailure(fh);
+        IOException failure = handles.keptWriteFailure(fh);
+        if (failure != null) {
+            throw failure;
+        }
         try {
             ch.write(ByteBuffer.allocate(0), 0);
         } catch (NonWritableChannelException readOnly) {

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * so a late request on a released handle fails with EBADF instead of reaching another file.
  * Thread-safe without a global lock.
  *
- * <p>A handle also keeps a write request's report that an earlier write was lost until a flush or
- * fsync of it reports it again ({@link #noteWriteFailure}): the kernel splits a large write(2) into
+ * <p>A handle also keeps a write request's report that an earlier write was lost, for its flushes
+ * and its next fsync to report again ({@link #noteWriteFailure}): the kernel splits a large write(2) into
  * requests and, when one after the first fails, returns the bytes before it and drops the error.
  * When that error is the vault's report that an earlier request of the same write(2), already
  * answered, was lost (it ran behind and found the disk full), the program, told all was well, would
@@ -54,9 +54,9 @@ final class OpenFileTable {
     }
 
     /**
-     * Keeps {@code failure}, which a write request on handle {@code fh} threw, for the handle's next
-     * flush or fsync, unless one is kept already (a program writing on at a full disk fails many
-     * times; one report is what it needs). Unknown handles are ignored.
+     * Keeps {@code failure}, which a write request on handle {@code fh} threw, for the handle's
+     * flushes and its next fsync, unless one is kept already (a program writing on at a full disk
+     * fails many times; one report is what it needs). Unknown handles are ignored.
      */
     void noteWriteFailure(long fh, IOException failure) {
         Handle h = handles.get(fh);
@@ -66,8 +66,16 @@ final class OpenFileTable {
     }
 
     /**
-     * The write failure kept for handle {@code fh}, now taken (a later flush or fsync does not report
-     * it again), or null; ClosedChannelException (EBADF) for an unknown handle.
+     * The write failure kept for handle {@code fh}, or null; it stays kept. ClosedChannelException
+     * (EBADF) for an unknown handle.
+     */
+    IOException keptWriteFailure(long fh) throws ClosedChannelException {
+        return handle(fh).unreportedWriteFailure().get();
+    }
+
+    /**
+     * The write failure kept for handle {@code fh}, now taken (no later flush or fsync reports it
+     * again), or null; ClosedChannelException (EBADF) for an unknown handle.
      */
     IOException takeWriteFailure(long fh) throws ClosedChannelException {
         return handle(fh).unreportedWriteFailure().getAndSet(null);
