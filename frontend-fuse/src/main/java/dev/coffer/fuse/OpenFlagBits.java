@@ -5,9 +5,9 @@ import jnr.constants.platform.OpenFlags;
 /**
  * The bits of open(2)'s flags that the mount reads from {@code fuse_file_info.flags} (open, create,
  * write), as the system's C library defines them, which FUSE passes through: they differ between
- * systems. Linux's O_APPEND (02000) is macOS's O_TRUNC, and Linux's O_TRUNC (01000) macOS's
- * O_CREAT, so Linux's values on a Mac would truncate a file opened with O_CREAT and move writes of
- * a truncating handle to the file's end. The running system's values come from jnr-constants;
+ * systems. On macOS Linux's O_TRUNC bit (01000) is O_CREAT, Linux's O_EXCL bit (0200) is O_FSYNC
+ * and Linux's O_APPEND bit (02000) is O_TRUNC: with Linux's values macFUSE's exclusive create
+ * (O_CREAT|O_RDWR|O_EXCL) would open and empty an existing file. The running system's values come from jnr-constants;
  * Linux's where it knows none.
  *
  * @param accessMode O_ACCMODE, which holds one of O_RDONLY (0), {@code writeOnly} and {@code readWrite}
@@ -19,15 +19,25 @@ record OpenFlagBits(int accessMode, int writeOnly, int readWrite, int exclusive,
     static final OpenFlagBits HOST = host();
 
     private static OpenFlagBits host() {
-        OpenFlags[] used = {OpenFlags.O_ACCMODE, OpenFlags.O_WRONLY, OpenFlags.O_RDWR, OpenFlags.O_EXCL,
+        OpenFlags[] used = {OpenFlags.O_RDONLY, OpenFlags.O_ACCMODE, OpenFlags.O_WRONLY, OpenFlags.O_RDWR, OpenFlags.O_EXCL,
             OpenFlags.O_TRUNC, OpenFlags.O_APPEND};
         for (OpenFlags flag : used) {
             if (!flag.defined()) {
                 return LINUX;
             }
         }
-        return new OpenFlagBits(OpenFlags.O_ACCMODE.intValue(), OpenFlags.O_WRONLY.intValue(), OpenFlags.O_RDWR.intValue(),
-                OpenFlags.O_EXCL.intValue(), OpenFlags.O_TRUNC.intValue(), OpenFlags.O_APPEND.intValue());
+        return plausible(new OpenFlagBits(OpenFlags.O_ACCMODE.intValue(), OpenFlags.O_WRONLY.intValue(), OpenFlags.O_RDWR.intValue(),
+                OpenFlags.O_EXCL.intValue(), OpenFlags.O_TRUNC.intValue(), OpenFlags.O_APPEND.intValue()), OpenFlags.O_RDONLY.intValue());
+    }
+
+    /**
+     * {@code bits}, or Linux's if they are not a real system's: every system has O_RDONLY 0, O_WRONLY 1,
+     * O_RDWR 2 and O_ACCMODE 3, and jnr-constants answers a system it has no table for with a made-up
+     * one that defines everything with other values.
+     */
+    static OpenFlagBits plausible(OpenFlagBits bits, int readOnly) {
+        boolean real = readOnly == 0 && bits.accessMode() == 3 && bits.writeOnly() == 1 && bits.readWrite() == 2;
+        return real ? bits : LINUX;
     }
 
     boolean writesOnly(int flags) {
