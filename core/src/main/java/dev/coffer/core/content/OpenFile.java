@@ -452,14 +452,35 @@ public final class OpenFile implements java.io.Closeable {
         int oldLastUnitLength = lastUnitLength;
         try {
             appendBatches(oldSize, oldLength, last, retag, oldLastUnit, oldLastUnitLength, newSize, data, dirty);
-        } finally {
-            PendingWrite left = pending;
-            if (left != null) {
-                left.markAnswered(); // this call returns while its last batch is written: a failure now loses acknowledged bytes
-            }
+        } catch (IOException | RuntimeException | Error e) {
+            discardOwnPending(e);
+            throw e;
+        }
+        PendingWrite left = pending;
+        if (left != null) {
+            left.markAnswered(); // this call returns while its last batch is written: a failure now loses acknowledged bytes
         }
         size = newSize;
         lastUnitIndex = recordedLastUnit;
+    }
+
+    /**
+     * A call that fails leaves the file as it was: a batch of its own still running behind (it
+     * failed between two batches, e.g. an error in the crypto) is waited for and its units cut off
+     * again, whether it succeeded or not; a failure of it is added to {@code e}.
+     */
+    private void discardOwnPending(Throwable e) {
+        PendingWrite own = pending;
+        if (own == null || own.answered()) {
+            return;
+        }
+        pending = null;
+        IOException failure = own.awaitAndDiscard();
+        if (failure != null) {
+            e.addSuppressed(failure);
+        }
+        lastUnitIndex = -1;
+        size = own.restoreSize;
     }
 
     private void appendBatches(long oldSize, long oldLength, long last, long retag, byte[] oldLastUnit, int oldLastUnitLength,

@@ -138,6 +138,25 @@ final class PendingWrite implements Runnable {
         return failure;
     }
 
+    /**
+     * Waits for this write and cuts the ciphertext back to {@link #restoreLength} whatever its
+     * outcome (its call failed after starting it); returns what it failed with, or what the cut did.
+     */
+    IOException awaitAndDiscard() {
+        Throwable t = await();
+        IOException failure = t == null ? null : t instanceof IOException io ? io : new IOException(t.getMessage(), t);
+        try {
+            channel.truncate(restoreLength);
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        return failure;
+    }
+
     /** The call that started this write has returned while it runs (see {@link #answered}). */
     void markAnswered() {
         answered = true;

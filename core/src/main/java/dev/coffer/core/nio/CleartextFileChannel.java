@@ -76,7 +76,7 @@ final class CleartextFileChannel extends FileChannel {
         IOException failure = writable ? file.undoneFailureAfter(failuresSeen) : null;
         if (failure != null) {
             failuresSeen = file.undoneFailures();
-            throw new IOException(failure.getMessage(), failure);
+            throw failure instanceof EarlierWriteLostException lost ? lost.copy() : new IOException(failure.getMessage(), failure);
         }
     }
 
@@ -280,12 +280,33 @@ final class CleartextFileChannel extends FileChannel {
         return l == null ? null : new DelegatingFileLock(this, l);
     }
 
+    /**
+     * A writable channel's close is a flush point even while other channels keep the file open (then
+     * the release closes nothing): it first waits for a write running behind, which may be this
+     * channel's own last append, and throws its failure after releasing.
+     */
     @Override
     protected void implCloseChannel() throws IOException {
+        IOException failure = null;
+        if (writable) {
+            try {
+                file.write(ByteBuffer.allocate(0), 0);
+            } catch (IOException e) {
+                failure = seen(e);
+            }
+        }
         try {
             registry.release(handle, this);
         } catch (IOException e) {
-            throw seen(e);
+            IOException released = seen(e);
+            if (failure == null) {
+                failure = released;
+            } else if (released != failure) {
+                failure.addSuppressed(released);
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
         reportUndoneFailures();
     }

@@ -109,4 +109,33 @@ class WriteBehindFailureChannelsTest {
             assertThat(Files.size(file)).isEqualTo(first.length);
         }
     }
+
+    /**
+     * A writer that closes while another channel keeps the file open (so the close releases nothing)
+     * still waits for its append running behind and hears of its failure; the reader is not told.
+     */
+    @Test
+    void aWriterClosingWhileTheFileStaysOpenHearsOfItsLostAppend() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(5).nextBytes(first);
+        new Random(6).nextBytes(batch);
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/f.bin");
+            small.leaveFree("ballast.bin", 64 * 1024);
+            FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+            try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+                FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE);
+                writer.write(ByteBuffer.wrap(first));
+                assertThat(writer.write(ByteBuffer.wrap(batch), first.length)).isEqualTo(batch.length); // runs behind, fails
+                assertThatThrownBy(writer::close).as("the writer, although the file stays open")
+                        .hasMessageContaining("an earlier write of this file failed and was undone")
+                        .hasMessageContaining("No space left on device");
+                assertThat(writer.isOpen()).isFalse();
+                assertThat(reader.size()).isEqualTo(first.length);
+            }
+        }
+    }
 }
