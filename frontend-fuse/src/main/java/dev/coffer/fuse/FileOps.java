@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.struct.FileStat;
 
@@ -31,13 +32,15 @@ import ru.serce.jnrfuse.struct.FileStat;
  * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
  */
 final class FileOps {
-    /** The beginning of a vault's message for the failure of an earlier write (core: {@code PendingWrite}). */
+    /** The beginning of a vault's message for the failure of an earlier write (core: {@code EarlierWriteLostException}). */
     static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
 
     private final Backing backing;
     private final OpenFileTable handles;
     /** How this system spells O_TRUNC, O_APPEND... in the flags FUSE passes. */
     private final OpenFlagBits flagBits;
+    /** Who sent the request being answered (FUSE's pid: the caller's thread ID); 0 outside a mount. */
+    private final LongSupplier requester;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
     private final ContentChanges changes;
     private final StreamTiming timing;
@@ -54,12 +57,17 @@ final class FileOps {
 
     /** As above, with read streams' time limits of {@code timing} (tests shorten or lengthen them). */
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing) {
-        this(backing, handles, changes, timing, OpenFlagBits.HOST);
+        this(backing, handles, changes, timing, OpenFlagBits.HOST, () -> 0);
     }
 
-    /** As above, reading open flags as {@code flagBits} spells them (tests: another system's). */
-    FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing, OpenFlagBits flagBits) {
+    /**
+     * As above, reading open flags as {@code flagBits} spells them (tests: another system's), with
+     * {@code requester} telling who sent the request being answered.
+     */
+    FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing, OpenFlagBits flagBits,
+            LongSupplier requester) {
         this.flagBits = flagBits;
+        this.requester = requester;
         this.backing = backing;
         this.handles = handles;
         this.changes = changes;
@@ -173,9 +181,9 @@ final class FileOps {
             }
         } catch (IOException e) {
             if (reportsAnEarlierWriteLost(e)) {
-                handles.noteWriteFailure(fh, e); // the kernel may drop it: see OpenFileTable
+                handles.noteWriteFailure(fh, e, requester.getAsLong()); // the kernel may drop it: see OpenFileTable
             }
-            throw e;
+            throw noticed(e);
         } finally {
             changes.end();
         }
@@ -184,8 +192,8 @@ final class FileOps {
 
     /**
      * Whether {@code failure} says that bytes of an earlier write, already answered, were lost: a
-     * vault's append that ran behind and failed (its message begins as the core's {@code PendingWrite}
-     * words it). A write's own failure loses nothing: the kernel's count then says what was written.
+     * vault's append that ran behind and failed (its message begins as the core's
+     * {@code EarlierWriteLostException} words it). A write's own failure loses nothing: the kernel's count then says what was written.
      */
     static boolean reportsAnEarlierWriteLost(IOException failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
@@ -226,20 +234,24 @@ final class FileOps {
         if (failure != null) {
             throw failure;
         }
-        ch.force(!dataOnly);
+        try {
+            ch.force(!dataOnly);
+        } catch (IOException e) {
+            throw noticed(e);
+        }
     }
 
     /**
-     * First the report of a lost earlier write that a write request on this handle was refused with
-     * since the last fsync, if any: when the kernel split a write(2) into several requests, it drops
-     * the error of any but the first (the program gets a short count), and the bytes of an earlier
-     * request, already answered, are gone ({@link OpenFileTable}). It is reported at every flush until
-     * an fsync takes it, since each close(2) of the open file flushes, a child's or a duplicate
-     * descriptor's too, and the one that must hear it may close last; a program that did hear it at
-     * write(2) hears it again at close(2), as after a failed writeback: it may not know that bytes
-     * before the failing call were lost. Then a zero-length write: a vault's channel answers it with the
-     * failure of a large append it wrote behind (e.g. ENOSPC), which would otherwise reach only
-     * release, whose errors the kernel drops.
+     * A zero-length write: a vault's channel answers it with the failure of a large append it wrote
+     * behind (e.g. ENOSPC), which would otherwise reach only release, whose errors the kernel drops.
+     * Then the report of a lost earlier write that a write request on this handle was refused with,
+     * if one is kept (thrown first if both): when the kernel split a write(2) into several requests,
+     * it drops the error of any but the first (the program gets a short count), and the bytes of an
+     * earlier request, already answered, are gone ({@link OpenFileTable}). It is reported at every
+     * flush until the writer's own (each close(2) of the open file flushes: a child's at exec or exit,
+     * a duplicate descriptor's, and the writer may close last) or an fsync; a program that did hear it
+     * at write(2) hears it again at close(2), as after a failed writeback: it may not know that bytes
+     * before the failing call were lost.
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
      * and is answered without trying one (on Linux 5.16 and later the kernel does not even ask for
      * such a handle: {@link NoFlushReplies}; older kernels flush at every close(2) of a file read).
@@ -249,15 +261,29 @@ final class FileOps {
             return;
         }
         FileChannel ch = handles.get(fh);
-        IOException failure = handles.keptWriteFailure(fh);
-        if (failure != null) {
-            throw failure;
-        }
+        IOException collected = null;
         try {
             ch.write(ByteBuffer.allocate(0), 0);
         } catch (NonWritableChannelException readOnly) {
             // a channel that refuses writes although opened for them (a read-only backing)
+        } catch (IOException e) {
+            collected = noticed(e);
         }
+        IOException kept = handles.keptWriteFailure(fh, requester.getAsLong());
+        if (kept != null) {
+            throw kept;
+        }
+        if (collected != null) {
+            throw collected;
+        }
+    }
+
+    /** {@code failure}, after marking the request for a cache invalidation if it reports a lost earlier write. */
+    private static IOException noticed(IOException failure) {
+        if (reportsAnEarlierWriteLost(failure)) {
+            WorkerRequest.noteLostWrite();
+        }
+        return failure;
     }
 
     void release(long fh) throws IOException {

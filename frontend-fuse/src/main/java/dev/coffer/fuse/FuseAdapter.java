@@ -50,7 +50,7 @@ public class FuseAdapter extends FuseStubFS {
     public FuseAdapter(Path root, long uid, long gid, NameForm names) {
         this.backing = new Backing(root, uid, gid);
         ContentChanges changes = new ContentChanges();
-        this.files = new FileOps(backing, handles, changes);
+        this.files = new FileOps(backing, handles, changes, StreamTiming.MOUNT, OpenFlagBits.HOST, WorkerRequest::requester);
         this.tree = new TreeOps(backing, names, changes);
         this.attributes = new AttributeOps(backing);
     }

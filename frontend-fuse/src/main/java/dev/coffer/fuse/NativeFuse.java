@@ -22,12 +22,16 @@ final class NativeFuse {
     final LibFuseSession fuse;
     /** libfuse's channel functions, for {@link NoFlushReplies}: only on 64-bit Linux, and only if the library has them. */
     final Optional<LibFuseChannels> channels;
+    /** libfuse's cache invalidation, for {@link WorkerRequest}: likewise. */
+    final Optional<LibFuseNotify> notify;
     final LibC libc;
     final Path fusermount;
 
-    private NativeFuse(LibFuseSession fuse, Optional<LibFuseChannels> channels, LibC libc, Path fusermount) {
+    private NativeFuse(LibFuseSession fuse, Optional<LibFuseChannels> channels, Optional<LibFuseNotify> notify, LibC libc,
+            Path fusermount) {
         this.fuse = fuse;
         this.channels = channels;
+        this.notify = notify;
         this.libc = libc;
         this.fusermount = fusermount;
     }
@@ -44,13 +48,25 @@ final class NativeFuse {
                         + "(Debian, Ubuntu: sudo apt install fuse3; Fedora: fuse3)." + SERVE_HINT));
         Loaded<LibFuseSession> fuse = loadLibFuse(libraries);
         LibC libc = LibraryLoader.create(LibC.class).failImmediately().load("c");
-        return new NativeFuse(fuse.library(), channels(fuse.name()), libc, fusermount);
+        return new NativeFuse(fuse.library(), channels(fuse.name()), linuxOnly(LibFuseNotify.class, fuse.name()), libc, fusermount);
     }
 
     private record Loaded<T>(T library, String name) {}
 
     private static Optional<LibFuseChannels> channels(String library) {
         return channels(library, System.getProperty("os.name", ""), Runtime.getSystemRuntime().addressSize());
+    }
+
+    /** {@code type}'s functions from {@code library}, on 64-bit Linux only (where they were checked), if it has them. */
+    private static <T> Optional<T> linuxOnly(Class<T> type, String library) {
+        if (!System.getProperty("os.name", "").startsWith("Linux") || Runtime.getSystemRuntime().addressSize() != 8) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LibraryLoader.create(type).failImmediately().load(library));
+        } catch (LinkageError | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /**

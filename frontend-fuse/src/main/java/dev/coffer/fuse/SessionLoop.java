@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>A request is processed with libfuse's channel, except an open for reading only, whose reply
  * goes through {@link NoFlushReplies} (no FLUSH at its close), and INIT, whose reply asks for
  * READDIRPLUS; a READDIRPLUS is answered by {@link ReaddirPlus}, libfuse 2 not knowing it (each
- * where that is available).
+ * where that is available). A request that found an earlier write of its file lost is followed,
+ * once answered, by an invalidation of the file's cached pages ({@link WorkerRequest}).
  *
  * <p>The loop ends when the kernel ends the session (the mount is unmounted, by us or anybody);
  * the last worker out then runs {@code onEnd} once. Not responsible for mounting or unmounting.
@@ -36,6 +37,10 @@ final class SessionLoop {
     private static final int FUSE_BUF_STRUCT = 40;
     /** FUSE_BUF_IS_FD in {@code fuse_buf.flags}: the request is in a pipe, not in the buffer's memory. */
     private static final int FUSE_BUF_IS_FD = 1 << 1;
+    /** sizeof(struct fuse_in_header), whose node ID is at {@link #NODEID_OFFSET}, the sender's pid at {@link #PID_OFFSET}. */
+    private static final int FUSE_IN_HEADER = 40;
+    private static final int NODEID_OFFSET = 16;
+    private static final int PID_OFFSET = 32;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
 
@@ -45,6 +50,7 @@ final class SessionLoop {
     private final Pointer channel;
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
     private final ReaddirPlus readdirPlus; // null likewise, or where requests may arrive in a pipe (splice_read)
+    private final LibFuseNotify notify; // null where libfuse's notifications are not bound
     private final long heldEntryNanos;
     private final long bufferSize;
     private final int maxWorkers;
@@ -71,6 +77,7 @@ final class SessionLoop {
         this.bufferSize = lib.fuse_chan_bufsize(channel);
         this.noFlushReplies = natives.channels.map(this::noFlushReplies).orElse(null);
         this.readdirPlus = readdirPlus ? natives.channels.map(c -> readdirPlus(c, beforeEachRequest)).orElse(null) : null;
+        this.notify = natives.notify.orElse(null);
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
         this.beforeEachRequest = beforeEachRequest;
@@ -140,6 +147,7 @@ final class SessionLoop {
         Pointer memory = Memory.allocateDirect(runtime, bufferSize);
         Pointer buf = Memory.allocateDirect(runtime, FUSE_BUF_STRUCT);
         Pointer channelRef = Memory.allocateDirect(runtime, runtime.addressSize());
+        WorkerRequest request = WorkerRequest.forThisWorker();
         try {
             while (lib.fuse_session_exited(session) == 0) {
                 buf.setMemory(0, FUSE_BUF_STRUCT, (byte) 0);
@@ -164,6 +172,9 @@ final class SessionLoop {
                 if (readdirPlus != null && inMemory) {
                     readdirPlus.note(memory, res); // an entry the kernel is given: no lookup for it in a listing soon
                 }
+                boolean hasHeader = inMemory && res >= FUSE_IN_HEADER;
+                long nodeid = hasHeader ? memory.getLong(NODEID_OFFSET) : 0;
+                request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0);
                 if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
                     readdirPlus.answer(memory, res); // libfuse 2 does not know it
                 } else {
@@ -173,6 +184,9 @@ final class SessionLoop {
                         replyChannel = readdirPlus.channelFor(memory, res, replyChannel);
                     }
                     lib.fuse_session_process_buf(session, buf, replyChannel);
+                    if (request.takeLostWrite() && notify != null && nodeid != 0) {
+                        invalidate(nodeid); // replied: the writer's pages are let go
+                    }
                 }
                 synchronized (lock) {
                     idle++;
@@ -183,6 +197,14 @@ final class SessionLoop {
             lib.fuse_session_exit(session);
         } finally {
             leave();
+        }
+    }
+
+    /** Drops the kernel's cached pages and attributes of node {@code nodeid} ({@link WorkerRequest}). */
+    private void invalidate(long nodeid) {
+        int res = notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, 0, 0);
+        if (res != 0) {
+            LOG.debug("cache invalidation after a lost write: errno {}", -res);
         }
     }
 

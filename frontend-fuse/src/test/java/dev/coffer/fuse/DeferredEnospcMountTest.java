@@ -145,4 +145,37 @@ class DeferredEnospcMountTest {
             assertThatThrownBy(ch::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
         });
     }
+
+    /**
+     * A program that had the file open does not go on reading the lost append from the kernel's page
+     * cache (where the writer's write(2) left it, with the size it gave the file) once the loss came
+     * out: the mount has the kernel drop the file's cached pages and attributes. Without that the
+     * reader saw the lost bytes for as long as the pages stayed cached.
+     */
+    @Test
+    @Timeout(120)
+    void aReaderWithTheFileOpenStopsSeeingTheLostAppend() throws Exception {
+        onAlmostFullVault(mnt -> {
+            Path f = mnt.resolve("f.bin");
+            FileChannel writer = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            writer.write(ByteBuffer.wrap(first));
+            try (FileChannel reader = FileChannel.open(f, StandardOpenOption.READ)) {
+                assertThat(writer.write(ByteBuffer.wrap(batch))).isEqualTo(batch.length); // runs behind, fails
+                assertThatThrownBy(writer::close).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+                // The invalidation follows the close's reply: give it a moment, never more than a few seconds.
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+                int n;
+                do {
+                    n = reader.read(ByteBuffer.allocate(batch.length), first.length);
+                } while (n > 0 && System.nanoTime() < deadline && pause());
+                assertThat(n).as("bytes read past the file's real end").isLessThanOrEqualTo(0);
+                assertThat(reader.size()).isEqualTo(first.length);
+            }
+        });
+    }
+
+    private static boolean pause() throws InterruptedException {
+        Thread.sleep(20);
+        return true;
+    }
 }

@@ -81,6 +81,6 @@ class OpenFlagBitsTest {
     }
 
     private FileOps files(OpenFlagBits bits) {
-        return new FileOps(new Backing(tmp, 0, 0), new OpenFileTable(), new ContentChanges(), StreamTiming.MOUNT, bits);
+        return new FileOps(new Backing(tmp, 0, 0), new OpenFileTable(), new ContentChanges(), StreamTiming.MOUNT, bits, () -> 0);
     }
 }

@@ -1,0 +1,20 @@
+package dev.coffer.fuse;
+
+import jnr.ffi.Pointer;
+
+/**
+ * libfuse 2's notification to the kernel that a file's cached pages and attributes are stale
+ * ({@link WorkerRequest}). Bound apart from the rest, and only on Linux, so that a libfuse
+ * without it still mounts.
+ *
+ * <p>Public only because jnr-ffi implements it; not an API of this module.
+ */
+public interface LibFuseNotify {
+    /**
+     * Drops the kernel's cached attributes of node {@code ino} and, with {@code off} 0 and {@code len}
+     * 0, all its cached pages; 0, or -errno (-ENOENT: the kernel has forgotten the node; -ENOSYS: a
+     * kernel too old). Must not be called while a request of the same node is being answered on this
+     * thread: the kernel may wait for pages that request holds.
+     */
+    int fuse_lowlevel_notify_inval_inode(Pointer channel, long ino, long off, long len);
+}
