@@ -18,9 +18,11 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>A write that the file ran behind and that failed (a full disk) is undone and thrown by the
  * file's next change, whichever channel makes it. So that the program whose data was lost hears of
- * it too, a writable channel also reports every such failure it has not seen yet at its flush
- * points (a zero-length write, which is FUSE's flush at each close; {@code force}; {@code close}),
- * once; such a failure thrown to it by any call counts as seen (its own write's failure does not).
+ * it too, a writable channel also reports every such failure it has not seen yet, once: at its flush
+ * points (a zero-length write, which is FUSE's flush at each close; {@code force}; {@code close}) and
+ * instead of its next write, so that no writer writes on past a range that was undone without being
+ * told (the channel that took the failure first may be another's). Such a failure thrown to it by
+ * any call counts as seen (its own write's failure does not).
  */
 final class CleartextFileChannel extends FileChannel {
     private static final int TRANSFER_CHUNK = 128 * 1024;
@@ -125,6 +127,9 @@ final class CleartextFileChannel extends FileChannel {
                 throw new NonWritableChannelException();
             }
             int n = src.remaining();
+            if (n > 0) {
+                reportUndoneFailures(); // never write on past a range undone without being told
+            }
             try {
                 position = file.append(src) + n;
             } catch (IOException e) {
@@ -157,6 +162,9 @@ final class CleartextFileChannel extends FileChannel {
         }
         if (pos < 0) {
             throw new IllegalArgumentException("negative position");
+        }
+        if (src.hasRemaining()) {
+            reportUndoneFailures(); // never write on past a range undone without being told
         }
         int n;
         try {
@@ -288,27 +296,35 @@ final class CleartextFileChannel extends FileChannel {
     @Override
     protected void implCloseChannel() throws IOException {
         IOException failure = null;
-        if (writable) {
-            try {
-                file.write(ByteBuffer.allocate(0), 0);
-            } catch (IOException e) {
-                failure = seen(e);
-            }
-        }
         try {
-            registry.release(handle, this);
-        } catch (IOException e) {
-            IOException released = seen(e);
-            if (failure == null) {
-                failure = released;
-            } else if (released != failure) {
-                failure.addSuppressed(released);
+            if (writable) {
+                file.write(ByteBuffer.allocate(0), 0);
             }
+        } catch (IOException e) {
+            failure = seen(e);
+        } finally {
+            failure = released(failure);
         }
         if (failure != null) {
             throw failure;
         }
         reportUndoneFailures();
+    }
+
+    /** Releases this channel's hold on the file; returns {@code failure}, or the release's, or both. */
+    private IOException released(IOException failure) {
+        try {
+            registry.release(handle, this);
+        } catch (IOException e) {
+            IOException released = seen(e);
+            if (failure == null) {
+                return released;
+            }
+            if (released != failure) {
+                failure.addSuppressed(released);
+            }
+        }
+        return failure;
     }
 
     private void ensureOpen() throws IOException {

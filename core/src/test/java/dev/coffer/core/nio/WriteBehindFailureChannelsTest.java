@@ -3,6 +3,7 @@ package dev.coffer.core.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.coffer.core.content.EarlierWriteLostException;
 import dev.coffer.core.testing.TmpfsMount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -77,12 +78,12 @@ class WriteBehindFailureChannelsTest {
     }
 
     /**
-     * The writer whose append was lost still hears of it at its flush point although another writer
-     * took the failure first and the writer's own next write then failed for its own reason (the
-     * disk still full): its own failure says nothing of the bytes it was told were written.
+     * The writer whose append was lost hears of it at its next write although another writer took
+     * the failure first and the disk is still full (it would otherwise fail for its own reason, which
+     * says nothing of the bytes it was told were written); its later writes fail for their own.
      */
     @Test
-    void aWritersOwnFailureDoesNotCountAsHavingHeardOfItsLostAppend() throws Exception {
+    void aWriterHearsOfItsLostAppendBeforeItsOwnWritesFail() throws Exception {
         byte[] first = new byte[4096];
         byte[] batch = new byte[128 * 1024];
         new Random(3).nextBytes(first);
@@ -99,11 +100,11 @@ class WriteBehindFailureChannelsTest {
             assertThatThrownBy(() -> other.write(ByteBuffer.allocate(0), 0)).as("the other writer takes it first")
                     .hasMessageContaining("No space left on device");
             small.fill("rest.bin");
-            assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length)).as("the writer's own small write")
-                    .hasMessageContaining("No space left on device").hasMessageNotContaining("earlier write");
-            assertThatThrownBy(() -> writer.force(false)).as("the writer still hears of its lost append")
-                    .hasMessageContaining("an earlier write of this file failed and was undone");
-            writer.force(false); // once
+            assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length)).as("the writer's next write")
+                    .isInstanceOf(EarlierWriteLostException.class).hasMessageContaining("No space left on device");
+            assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length)).as("then its own small write")
+                    .hasMessageContaining("No space left on device").isNotInstanceOf(EarlierWriteLostException.class);
+            writer.force(false); // told once
             other.close();
             writer.close();
             assertThat(Files.size(file)).isEqualTo(first.length);
@@ -136,6 +137,38 @@ class WriteBehindFailureChannelsTest {
                 assertThat(writer.isOpen()).isFalse();
                 assertThat(reader.size()).isEqualTo(first.length);
             }
+        }
+    }
+
+    /**
+     * Another writer's close took the failure of the writer's append first: the writer's next write
+     * is refused with it, instead of going on past the range that was undone.
+     */
+    @Test
+    void aWriterWhoseLossAnotherTookIsToldInsteadOfItsNextWrite() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(7).nextBytes(first);
+        new Random(8).nextBytes(batch);
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/f.bin");
+            small.leaveFree("ballast.bin", 64 * 1024);
+            FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            writer.write(ByteBuffer.wrap(first));
+            FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
+            assertThat(writer.write(ByteBuffer.wrap(batch), first.length)).isEqualTo(batch.length); // runs behind, fails
+            assertThatThrownBy(other::close).as("the other writer's close takes it first")
+                    .hasMessageContaining("an earlier write of this file failed and was undone");
+            Files.delete(small.dir().resolve("ballast.bin"));
+            assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length + batch.length))
+                    .as("the writer's next write, past the undone range").isInstanceOf(EarlierWriteLostException.class)
+                    .hasMessageContaining("No space left on device");
+            assertThat(Files.size(file)).as("nothing written past the gap").isEqualTo(first.length);
+            writer.write(ByteBuffer.wrap(first), first.length); // told once: writing goes on
+            writer.close();
+            assertThat(Files.size(file)).isEqualTo(2L * first.length);
         }
     }
 }
