@@ -95,6 +95,8 @@ final class FileOps {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
             return handles.add(FileChannel.open(p, options), writable);
+        } catch (IOException e) {
+            throw noticed(e);
         } finally {
             changes.end();
         }
@@ -167,9 +169,17 @@ final class FileOps {
      * offset until its next GETATTR (any stat) corrects the size and drops its cached pages; the
      * appender's own file position stays past the end. A page of a shared mapping written back
      * carries no flags and goes where it belongs.
+     *
+     * <p>A report of a lost earlier write kept for this requester ({@link #flush}) refuses the
+     * write instead, so a program whose error the kernel dropped hears it at its next write(2).
      */
     int write(long fh, Pointer buf, long size, long offset, boolean appends) throws IOException {
         FileChannel ch = handles.get(fh);
+        long sender = requester.getAsLong();
+        IOException kept = handles.keptWriteFailures(fh).takeOwn(sender);
+        if (kept != null) {
+            throw kept;
+        }
         byte[] data = buffer(size);
         buf.get(0, data, 0, (int) size);
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
@@ -181,7 +191,7 @@ final class FileOps {
             }
         } catch (IOException e) {
             if (reportsAnEarlierWriteLost(e)) {
-                handles.noteWriteFailure(fh, e, requester.getAsLong()); // the kernel may drop it: see OpenFileTable
+                handles.noteWriteFailure(fh, e, sender); // the kernel may drop it: see OpenFileTable
             }
             throw noticed(e);
         } finally {
@@ -210,6 +220,8 @@ final class FileOps {
         changes.begin();
         try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             resize(ch, size);
+        } catch (IOException e) {
+            throw noticed(e);
         } finally {
             changes.end();
         }
@@ -219,6 +231,8 @@ final class FileOps {
         changes.begin();
         try {
             resize(handles.get(fh), size);
+        } catch (IOException e) {
+            throw noticed(e);
         } finally {
             changes.end();
         }
@@ -230,7 +244,7 @@ final class FileOps {
      */
     void fsync(long fh, boolean dataOnly) throws IOException {
         FileChannel ch = handles.get(fh);
-        IOException failure = handles.takeWriteFailure(fh);
+        IOException failure = handles.keptWriteFailures(fh).takeAll();
         if (failure != null) {
             throw failure;
         }
@@ -247,11 +261,12 @@ final class FileOps {
      * Then the report of a lost earlier write that a write request on this handle was refused with,
      * if one is kept (thrown first if both): when the kernel split a write(2) into several requests,
      * it drops the error of any but the first (the program gets a short count), and the bytes of an
-     * earlier request, already answered, are gone ({@link OpenFileTable}). It is reported at every
-     * flush until the writer's own (each close(2) of the open file flushes: a child's at exec or exit,
-     * a duplicate descriptor's, and the writer may close last) or an fsync; a program that did hear it
-     * at write(2) hears it again at close(2), as after a failed writeback: it may not know that bytes
-     * before the failing call were lost.
+     * earlier request, already answered, are gone ({@link OpenFileTable}). The requester's next write
+     * is refused with it ({@link #write}); else it is reported at every flush until the requester's
+     * own (each close(2) of the open file flushes: a child's at exec or exit, a duplicate
+     * descriptor's, and the writer may close last) or an fsync. A program that did hear it at
+     * write(2) hears it once more, as after a failed writeback: it may not know that bytes before the
+     * failing call were lost.
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
      * and is answered without trying one (on Linux 5.16 and later the kernel does not even ask for
      * such a handle: {@link NoFlushReplies}; older kernels flush at every close(2) of a file read).
@@ -269,7 +284,7 @@ final class FileOps {
         } catch (IOException e) {
             collected = noticed(e);
         }
-        IOException kept = handles.keptWriteFailure(fh, requester.getAsLong());
+        IOException kept = handles.keptWriteFailures(fh).forFlush(requester.getAsLong());
         if (kept != null) {
             throw kept;
         }

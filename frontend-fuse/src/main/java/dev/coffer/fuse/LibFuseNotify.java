@@ -13,8 +13,8 @@ public interface LibFuseNotify {
     /**
      * Drops the kernel's cached attributes of node {@code ino} and, with {@code off} 0 and {@code len}
      * 0, all its cached pages; 0, or -errno (-ENOENT: the kernel has forgotten the node; -ENOSYS: a
-     * kernel too old). Must not be called while a request of the same node is being answered on this
-     * thread: the kernel may wait for pages that request holds.
+     * kernel too old). Waits for every cached page of the node, which requests not yet answered may
+     * hold: not to be called by a thread that answers requests.
      */
     int fuse_lowlevel_notify_inval_inode(Pointer channel, long ino, long off, long len);
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The channels behind FUSE file handles: {@code open} and {@code create} add one (with whether it
@@ -17,8 +16,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * so a late request on a released handle fails with EBADF instead of reaching another file.
  * Thread-safe without a global lock.
  *
- * <p>A handle also keeps a write request's report that an earlier write was lost, for its flushes
- * (until the writer's own) and its next fsync to report again ({@link #noteWriteFailure}): the kernel splits a large write(2) into
+ * <p>A handle also keeps a write request's report that an earlier write was lost, for the same
+ * requester's next write or close, other closes and the next fsync to report again
+ * ({@link #noteWriteFailure}): the kernel splits a large write(2) into
  * requests and, when one after the first fails, returns the bytes before it and drops the error.
  * When that error is the vault's report that an earlier request of the same write(2), already
  * answered, was lost (it ran behind and found the disk full), the program, told all was well, would
@@ -30,14 +30,11 @@ final class OpenFileTable {
     private final Map<Long, Handle> handles = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
-    private record Handle(FileChannel channel, boolean writable, AtomicReference<Kept> keptWriteFailure) {
+    private record Handle(FileChannel channel, boolean writable, KeptWriteFailures kept) {
         Handle(FileChannel channel, boolean writable) {
-            this(channel, writable, new AtomicReference<>());
+            this(channel, writable, new KeptWriteFailures());
         }
     }
-
-    /** A write request's failure, and the process (thread ID, as FUSE gives it) whose request it was. */
-    private record Kept(IOException failure, long requester) {}
 
     /** Registers {@code channel}, opened for writing or not; returns its handle. */
     long add(FileChannel channel, boolean writable) {
@@ -58,41 +55,19 @@ final class OpenFileTable {
 
     /**
      * Keeps {@code failure}, which a write request of {@code requester} on handle {@code fh} threw,
-     * for the handle's flushes and its next fsync, unless one is kept already (a program writing on at
-     * a full disk fails many times; one report is what it needs). Unknown handles are ignored.
+     * for that requester's next write or own flush, other requesters' flushes and the next fsync
+     * ({@link KeptWriteFailures}). Unknown handles are ignored.
      */
     void noteWriteFailure(long fh, IOException failure, long requester) {
         Handle h = handles.get(fh);
         if (h != null) {
-            h.keptWriteFailure().compareAndSet(null, new Kept(failure, requester));
+            h.kept().keep(requester, failure);
         }
     }
 
-    /**
-     * The write failure kept for handle {@code fh}, or null, for a flush of {@code requester}: taken
-     * if the failing write was that requester's (its close has reported it), else left for the
-     * writer's own close (another process's or thread's close of the same open file, a child's at
-     * exec or exit, must not take it away). ClosedChannelException (EBADF) for an unknown handle.
-     */
-    IOException keptWriteFailure(long fh, long requester) throws ClosedChannelException {
-        AtomicReference<Kept> ref = handle(fh).keptWriteFailure();
-        Kept kept = ref.get();
-        if (kept == null) {
-            return null;
-        }
-        if (kept.requester() == requester) {
-            ref.compareAndSet(kept, null);
-        }
-        return kept.failure();
-    }
-
-    /**
-     * The write failure kept for handle {@code fh}, now taken (no later flush or fsync reports it
-     * again), or null; ClosedChannelException (EBADF) for an unknown handle.
-     */
-    IOException takeWriteFailure(long fh) throws ClosedChannelException {
-        Kept kept = handle(fh).keptWriteFailure().getAndSet(null);
-        return kept == null ? null : kept.failure();
+    /** The kept failures of handle {@code fh}; ClosedChannelException (EBADF) for an unknown handle. */
+    KeptWriteFailures keptWriteFailures(long fh) throws ClosedChannelException {
+        return handle(fh).kept();
     }
 
     private Handle handle(long fh) throws ClosedChannelException {

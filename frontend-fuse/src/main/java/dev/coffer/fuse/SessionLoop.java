@@ -1,6 +1,9 @@
 package dev.coffer.fuse;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -26,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * goes through {@link NoFlushReplies} (no FLUSH at its close), and INIT, whose reply asks for
  * READDIRPLUS; a READDIRPLUS is answered by {@link ReaddirPlus}, libfuse 2 not knowing it (each
  * where that is available). A request that found an earlier write of its file lost is followed,
- * once answered, by an invalidation of the file's cached pages ({@link WorkerRequest}).
+ * once answered, by an invalidation of the file's cached pages, sent from a thread of its own
+ * ({@link WorkerRequest}).
  *
  * <p>The loop ends when the kernel ends the session (the mount is unmounted, by us or anybody);
  * the last worker out then runs {@code onEnd} once. Not responsible for mounting or unmounting.
@@ -51,6 +55,17 @@ final class SessionLoop {
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
     private final ReaddirPlus readdirPlus; // null likewise, or where requests may arrive in a pipe (splice_read)
     private final LibFuseNotify notify; // null where libfuse's notifications are not bound
+    /**
+     * Sends the invalidations, off the workers: the kernel's invalidation waits for every cached page
+     * of the file, and pages can be held by requests still queued for a worker (read-ahead, a
+     * writer's next write), so a worker sending it could wait for itself when it is the only one free.
+     * Its thread starts at the first invalidation.
+     */
+    private final ExecutorService invalidations = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "coffer-fuse-invalidate");
+        t.setDaemon(true);
+        return t;
+    });
     private final long heldEntryNanos;
     private final long bufferSize;
     private final int maxWorkers;
@@ -185,7 +200,7 @@ final class SessionLoop {
                     }
                     lib.fuse_session_process_buf(session, buf, replyChannel);
                     if (request.takeLostWrite() && notify != null && nodeid != 0) {
-                        invalidate(nodeid); // replied: the writer's pages are let go
+                        invalidate(nodeid);
                     }
                 }
                 synchronized (lock) {
@@ -200,11 +215,17 @@ final class SessionLoop {
         }
     }
 
-    /** Drops the kernel's cached pages and attributes of node {@code nodeid} ({@link WorkerRequest}). */
+    /** Has the kernel drop the cached pages and attributes of node {@code nodeid} ({@link WorkerRequest}), soon. */
     private void invalidate(long nodeid) {
-        int res = notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, 0, 0);
-        if (res != 0) {
-            LOG.debug("cache invalidation after a lost write: errno {}", -res);
+        try {
+            invalidations.execute(() -> {
+                int res = notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, 0, 0);
+                if (res != 0) {
+                    LOG.debug("cache invalidation after a lost write: errno {}", -res);
+                }
+            });
+        } catch (RejectedExecutionException ending) {
+            // the mount is going away: nothing is cached after it
         }
     }
 
@@ -228,6 +249,7 @@ final class SessionLoop {
             try {
                 onEnd.run();
             } finally {
+                invalidations.shutdownNow();
                 if (noFlushReplies != null) {
                     noFlushReplies.close(); // no request is processed any more
                 }

@@ -8,9 +8,10 @@ package dev.coffer.fuse;
  * <p>A lost write: the vault undid a write that ran behind ({@link FileOps}), but the kernel still
  * holds that write's pages and the file size it gave, so a program that has the file open would read
  * the lost bytes from the page cache as if they were stored. A request that finds one is marked
- * ({@link #noteLostWrite}); once its reply has gone out, the session loop asks the kernel to drop the
- * file's cached pages and attributes (after the reply, because the kernel may wait for pages the
- * writer's own request holds until it is answered).
+ * ({@link #noteLostWrite}); once its reply has gone out, the session loop has the kernel drop the
+ * file's cached pages and attributes, from a thread of its own (the kernel's invalidation waits for
+ * pages that the writer's own request, on older kernels, or requests still queued for a worker
+ * hold).
  *
  * <p>Outside a worker (tests that call the adapter directly) there is no request: the requester is
  * 0 and marks go nowhere.

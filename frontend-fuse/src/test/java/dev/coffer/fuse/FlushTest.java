@@ -89,6 +89,50 @@ class FlushTest {
         handles.release(fh);
     }
 
+    /** The requester's next write is refused with its kept report, which is then told. */
+    @Test
+    void aLostEarlierWriteRefusesTheSameRequestersNextWrite() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        IOException full = new IOException(EARLIER_WRITE_LOST);
+        long fh = handles.add(failingNonEmptyWrites(writes, full), true);
+        FileOps files = files();
+        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
+
+        requester.set(100);
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
+        requester.set(200);
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).as("another requester writes: its own outcome")
+                .isSameAs(full);
+        assertThat(writes).hasValue(2);
+        requester.set(100);
+        assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).as("the requester's retry").isSameAs(full);
+        assertThat(writes).as("refused without writing").hasValue(2);
+        requester.set(200);
+        assertThatThrownBy(() -> files.flush(fh)).as("the other requester's own, kept from its write").isSameAs(full);
+        requester.set(100);
+        files.flush(fh);
+        handles.release(fh);
+    }
+
+    /** Two processes sharing the handle, each with a loss: each hears its own at its close. */
+    @Test
+    void eachRequesterHearsOfItsOwnLossAtItsClose() throws IOException {
+        AtomicInteger writes = new AtomicInteger();
+        IOException first = new IOException(EARLIER_WRITE_LOST);
+        IOException second = new IOException(EARLIER_WRITE_LOST);
+        long fh = handles.add(failingNonEmptyWrites(writes, first), true);
+        FileOps files = files();
+        handles.noteWriteFailure(fh, first, 100);
+        handles.noteWriteFailure(fh, second, 200);
+
+        requester.set(100);
+        assertThatThrownBy(() -> files.flush(fh)).isSameAs(first);
+        requester.set(200);
+        assertThatThrownBy(() -> files.flush(fh)).isSameAs(second);
+        files.flush(fh);
+        handles.release(fh);
+    }
+
     @Test
     void aLostEarlierWriteIsReportedAgainOnceAtTheNextFsync() throws IOException {
         AtomicInteger writes = new AtomicInteger();
