@@ -241,6 +241,17 @@ public final class OpenFile implements java.io.Closeable {
      * without the cost of {@link #force}.
      */
     public int write(ByteBuffer src, long position) throws IOException {
+        return write(src, position, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #write(ByteBuffer, long)}, for a caller that has been told of {@code failuresSeen}
+     * lost writes ({@link #undoneFailures()}): a non-empty write is refused with the latest loss it
+     * has not been told of (another caller may have taken it first), checked under the file's lock
+     * after waiting for the write running behind, so that no caller writes on past a range that was
+     * undone without knowing.
+     */
+    public int write(ByteBuffer src, long position, long failuresSeen) throws IOException {
         lock.lock();
         try {
             checkOpen();
@@ -248,6 +259,11 @@ public final class OpenFile implements java.io.Closeable {
             if (len == 0) {
                 drain();
                 return 0;
+            }
+            drain();
+            if (undoneFailures > failuresSeen) {
+                IOException lost = lastUndoneFailure;
+                throw lost instanceof EarlierWriteLostException e ? e.copy() : new EarlierWriteLostException(lost);
             }
             byte[] data;
             int off;
@@ -269,10 +285,18 @@ public final class OpenFile implements java.io.Closeable {
 
     /** Appends all of {@code src} at the end, as one step under the file's lock; returns the position written at. */
     public long append(ByteBuffer src) throws IOException {
+        return append(src, Long.MAX_VALUE);
+    }
+
+    /** As {@link #append(ByteBuffer)}, refused as {@link #write(ByteBuffer, long, long)} says. */
+    public long append(ByteBuffer src, long failuresSeen) throws IOException {
         lock.lock();
         try {
+            if (src.hasRemaining()) {
+                drain(); // a write undone here changes the end
+            }
             long at = size;
-            write(src, at);
+            write(src, at, failuresSeen);
             return at;
         } finally {
             lock.unlock();

@@ -127,11 +127,8 @@ final class CleartextFileChannel extends FileChannel {
                 throw new NonWritableChannelException();
             }
             int n = src.remaining();
-            if (n > 0) {
-                reportUndoneFailures(); // never write on past a range undone without being told
-            }
             try {
-                position = file.append(src) + n;
+                position = file.append(src, failuresSeen) + n; // refused with a loss not told yet
             } catch (IOException e) {
                 throw seen(e);
             }
@@ -163,12 +160,9 @@ final class CleartextFileChannel extends FileChannel {
         if (pos < 0) {
             throw new IllegalArgumentException("negative position");
         }
-        if (src.hasRemaining()) {
-            reportUndoneFailures(); // never write on past a range undone without being told
-        }
         int n;
         try {
-            n = file.write(src, pos);
+            n = file.write(src, pos, failuresSeen); // refused with a loss not told yet
         } catch (IOException e) {
             throw seen(e);
         }

@@ -171,4 +171,32 @@ class WriteBehindFailureChannelsTest {
             assertThat(Files.size(file)).isEqualTo(2L * first.length);
         }
     }
+
+    /** A loss a reader came upon first (it waited for the write, saw the file as before) is told to the writer once. */
+    @Test
+    void aLossAReaderCameUponIsToldToTheWriterOnce() throws Exception {
+        byte[] first = new byte[4096];
+        byte[] batch = new byte[128 * 1024];
+        new Random(9).nextBytes(first);
+        new Random(10).nextBytes(batch);
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
+                        VaultOnTempDirContractTest.FAST)) {
+            Path file = fs.getPath("/f.bin");
+            small.leaveFree("ballast.bin", 64 * 1024);
+            try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
+                writer.write(ByteBuffer.wrap(first));
+                assertThat(writer.write(ByteBuffer.wrap(batch), first.length)).isEqualTo(batch.length); // runs behind, fails
+                assertThat(reader.read(ByteBuffer.allocate(10), 0)).as("the reader waits, sees it undone").isEqualTo(10);
+                Files.delete(small.dir().resolve("ballast.bin"));
+                assertThatThrownBy(() -> writer.write(ByteBuffer.wrap(first), first.length)).as("the writer's next write")
+                        .isInstanceOf(EarlierWriteLostException.class);
+                assertThat(writer.write(ByteBuffer.wrap(first), first.length)).as("told once: its retry is written")
+                        .isEqualTo(first.length);
+                writer.force(false);
+            }
+            assertThat(Files.size(file)).isEqualTo(2L * first.length);
+        }
+    }
 }
