@@ -66,6 +66,9 @@ final class SessionLoop {
         t.setDaemon(true);
         return t;
     });
+    /** Held while an invalidation is sent; the end of the session takes it before libfuse frees the channel. */
+    private final Object invalidationLock = new Object();
+    private boolean invalidationsEnded; // guarded by invalidationLock
     private final long heldEntryNanos;
     private final long bufferSize;
     private final int maxWorkers;
@@ -219,9 +222,14 @@ final class SessionLoop {
     private void invalidate(long nodeid) {
         try {
             invalidations.execute(() -> {
-                int res = notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, 0, 0);
-                if (res != 0) {
-                    LOG.debug("cache invalidation after a lost write: errno {}", -res);
+                synchronized (invalidationLock) {
+                    if (invalidationsEnded) {
+                        return;
+                    }
+                    int res = notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, 0, 0);
+                    if (res != 0) {
+                        LOG.debug("cache invalidation after a lost write: errno {}", -res);
+                    }
                 }
             });
         } catch (RejectedExecutionException ending) {
@@ -246,10 +254,13 @@ final class SessionLoop {
             last = workers == 0;
         }
         if (last) {
+            synchronized (invalidationLock) {
+                invalidationsEnded = true; // waits for one being sent: onEnd's teardown frees the channel
+            }
+            invalidations.shutdownNow();
             try {
                 onEnd.run();
             } finally {
-                invalidations.shutdownNow();
                 if (noFlushReplies != null) {
                     noFlushReplies.close(); // no request is processed any more
                 }
