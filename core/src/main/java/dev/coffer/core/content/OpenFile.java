@@ -248,8 +248,10 @@ public final class OpenFile implements java.io.Closeable {
      * As {@link #write(ByteBuffer, long)}, for a caller that has been told of {@code failuresSeen}
      * lost writes ({@link #undoneFailures()}): a non-empty write is refused with the latest loss it
      * has not been told of (another caller may have taken it first), checked under the file's lock
-     * after waiting for the write running behind, so that no caller writes on past a range that was
-     * undone without knowing.
+     * (so no other call can take a loss between the check and this call's own wait for the write
+     * running behind, which throws a loss not counted yet), so that no caller writes on past a range
+     * that was undone without knowing. Not a wait itself: a streaming append's encryption still
+     * overlaps the previous batch's write.
      */
     public int write(ByteBuffer src, long position, long failuresSeen) throws IOException {
         lock.lock();
@@ -260,8 +262,9 @@ public final class OpenFile implements java.io.Closeable {
                 drain();
                 return 0;
             }
-            drain();
             if (undoneFailures > failuresSeen) {
+                // Counted means undone already; told now, so no later drain throws it to this caller again.
+                undoneWriteFailure = null;
                 IOException lost = lastUndoneFailure;
                 throw lost instanceof EarlierWriteLostException e ? e.copy() : new EarlierWriteLostException(lost);
             }
@@ -292,9 +295,6 @@ public final class OpenFile implements java.io.Closeable {
     public long append(ByteBuffer src, long failuresSeen) throws IOException {
         lock.lock();
         try {
-            if (src.hasRemaining()) {
-                drain(); // a write undone here changes the end
-            }
             long at = size;
             write(src, at, failuresSeen);
             return at;
