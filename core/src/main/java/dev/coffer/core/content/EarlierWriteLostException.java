@@ -14,8 +14,29 @@ public final class EarlierWriteLostException extends IOException {
     /** How the message begins. */
     public static final String MESSAGE_START = "an earlier write of this file failed and was undone";
 
+    /** The file's count of undone writes once this one was counted (set by the file under its lock); 0 before. */
+    private volatile long count;
+
     EarlierWriteLostException(Throwable cause) {
         super(MESSAGE_START + ": " + cause.getMessage(), cause);
+    }
+
+    private EarlierWriteLostException(Throwable cause, long count) {
+        this(cause);
+        this.count = count;
+    }
+
+    void counted(long count) {
+        this.count = count;
+    }
+
+    /**
+     * How many lost writes of the file a caller told of this one has been told of: the file's count
+     * when this one was counted. Read with the exception, so a caller's record never jumps past a
+     * loss counted after this one.
+     */
+    public long count() {
+        return count;
     }
 
     /**
@@ -23,6 +44,6 @@ public final class EarlierWriteLostException extends IOException {
      * object thrown twice would make try-with-resources suppress it into itself.
      */
     public EarlierWriteLostException copy() {
-        return new EarlierWriteLostException(getCause());
+        return new EarlierWriteLostException(getCause(), count);
     }
 }

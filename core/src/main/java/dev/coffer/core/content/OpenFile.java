@@ -572,13 +572,17 @@ public final class OpenFile implements java.io.Closeable {
             try {
                 finish(write);
             } catch (IOException e) {
+                long count = undoneFailures + 1;
+                if (e instanceof EarlierWriteLostException lost) {
+                    lost.counted(count); // before it is published: a caller told of it records this count
+                }
                 if (undoneWriteFailure == null) {
                     undoneWriteFailure = e;
                 } else {
                     undoneWriteFailure.addSuppressed(e);
                 }
                 lastUndoneFailure = e;
-                undoneFailures++; // under the file's lock: one writer
+                undoneFailures = count; // under the file's lock: one writer
             }
         }
     }

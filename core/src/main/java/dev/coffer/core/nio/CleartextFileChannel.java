@@ -11,6 +11,7 @@ import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link FileChannel} on a cleartext file: its own position, mode and append flag over the
@@ -34,8 +35,8 @@ final class CleartextFileChannel extends FileChannel {
     private final boolean writable;
     private final boolean append;
     private long position;
-    /** The file's count of undone write failures this channel has reported (or had thrown at it). */
-    private volatile long failuresSeen;
+    /** The file's count of undone write failures this channel has reported (or had thrown at it); only grows. */
+    private final AtomicLong failuresSeen = new AtomicLong();
 
     CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append) {
         this.registry = registry;
@@ -44,7 +45,7 @@ final class CleartextFileChannel extends FileChannel {
         this.readable = readable;
         this.writable = writable;
         this.append = append;
-        this.failuresSeen = file.undoneFailures();
+        this.failuresSeen.set(file.undoneFailures());
         registry.register(this);
     }
 
@@ -54,19 +55,25 @@ final class CleartextFileChannel extends FileChannel {
      * bytes) tells nothing of earlier writes, so a loss not yet told stays to be reported.
      */
     private IOException seen(IOException e) {
-        if (reportsEarlierWriteLost(e)) {
-            failuresSeen = file.undoneFailures();
+        EarlierWriteLostException lost = earlierWriteLost(e);
+        if (lost != null) {
+            told(lost);
         }
         return e;
     }
 
-    private static boolean reportsEarlierWriteLost(Throwable e) {
+    /** Records that this channel's caller was told of {@code lost}, and of every loss counted before it. */
+    private void told(EarlierWriteLostException lost) {
+        failuresSeen.accumulateAndGet(lost.count(), Math::max);
+    }
+
+    private static EarlierWriteLostException earlierWriteLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof EarlierWriteLostException) {
-                return true;
+            if (t instanceof EarlierWriteLostException lost) {
+                return lost;
             }
         }
-        return false;
+        return null;
     }
 
     /**
@@ -75,10 +82,15 @@ final class CleartextFileChannel extends FileChannel {
      * twice would make try-with-resources suppress it into itself).
      */
     private void reportUndoneFailures() throws IOException {
-        IOException failure = writable ? file.undoneFailureAfter(failuresSeen) : null;
+        IOException failure = writable ? file.undoneFailureAfter(failuresSeen.get()) : null;
         if (failure != null) {
-            failuresSeen = file.undoneFailures();
-            throw failure instanceof EarlierWriteLostException lost ? lost.copy() : new IOException(failure.getMessage(), failure);
+            EarlierWriteLostException lost = earlierWriteLost(failure);
+            if (lost == null) {
+                failuresSeen.set(Math.max(failuresSeen.get(), file.undoneFailures())); // never expected: every counted failure is typed
+                throw new IOException(failure.getMessage(), failure);
+            }
+            told(lost);
+            throw lost.copy();
         }
     }
 
@@ -128,7 +140,7 @@ final class CleartextFileChannel extends FileChannel {
             }
             int n = src.remaining();
             try {
-                position = file.append(src, failuresSeen) + n; // refused with a loss not told yet
+                position = file.append(src, failuresSeen.get()) + n; // refused with a loss not told yet
             } catch (IOException e) {
                 throw seen(e);
             }
@@ -162,7 +174,7 @@ final class CleartextFileChannel extends FileChannel {
         }
         int n;
         try {
-            n = file.write(src, pos, failuresSeen); // refused with a loss not told yet
+            n = file.write(src, pos, failuresSeen.get()); // refused with a loss not told yet
         } catch (IOException e) {
             throw seen(e);
         }

@@ -127,6 +127,8 @@ class WriteBehindTest {
             assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[10]), 5)).isInstanceOf(EarlierWriteLostException.class)
                     .hasMessageStartingWith(EarlierWriteLostException.MESSAGE_START).hasMessageContaining("No space left");
             assertThat(f.undoneFailures()).isEqualTo(1);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[10]), 5, 0)).as("a caller told of none")
+                    .isInstanceOfSatisfying(EarlierWriteLostException.class, e -> assertThat(e.count()).isEqualTo(1));
         }
         SpaceLimitedChannel other = channel(tmp.resolve("o.c9r"));
         try (OpenFile f = new OpenFile(other, keys, "/o", false)) {
