@@ -193,10 +193,11 @@ final class FileOps {
             if (reportsAnEarlierWriteLost(e)) {
                 handles.noteWriteFailure(fh, e, sender); // the kernel may drop it: see OpenFileTable
             }
-            throw noticed(e);
+            throw noticed(fh, e);
         } finally {
             changes.end();
         }
+        handles.keptWriteFailures(fh).wrote(sender);
         return (int) size;
     }
 
@@ -232,7 +233,7 @@ final class FileOps {
         try {
             resize(handles.get(fh), size);
         } catch (IOException e) {
-            throw noticed(e);
+            throw noticed(fh, e);
         } finally {
             changes.end();
         }
@@ -251,7 +252,7 @@ final class FileOps {
         try {
             ch.force(!dataOnly);
         } catch (IOException e) {
-            throw noticed(e);
+            throw noticed(fh, e);
         }
     }
 
@@ -282,7 +283,7 @@ final class FileOps {
         } catch (NonWritableChannelException readOnly) {
             // a channel that refuses writes although opened for them (a read-only backing)
         } catch (IOException e) {
-            collected = noticed(e);
+            collected = noticed(fh, e);
         }
         IOException kept = handles.keptWriteFailures(fh).forFlush(requester.getAsLong());
         if (kept != null) {
@@ -299,6 +300,26 @@ final class FileOps {
             WorkerRequest.noteLostWrite();
         }
         return failure;
+    }
+
+    /**
+     * As {@link #noticed(IOException)}, for a request on handle {@code fh}: a lost earlier write that
+     * another sender's request came upon (a child's close at exec, whose error the kernel drops; a
+     * process sharing the handle) is also kept for the handle's latest writer, whose bytes they were.
+     */
+    private IOException noticed(long fh, IOException failure) {
+        if (reportsAnEarlierWriteLost(failure)) {
+            try {
+                KeptWriteFailures kept = handles.keptWriteFailures(fh);
+                long owner = kept.lastWriter();
+                if (owner != KeptWriteFailures.NO_WRITER && owner != requester.getAsLong()) {
+                    kept.keep(owner, failure);
+                }
+            } catch (java.nio.channels.ClosedChannelException released) {
+                // the handle is gone: nobody left on it to tell
+            }
+        }
+        return noticed(failure);
     }
 
     void release(long fh) throws IOException {

@@ -7,13 +7,32 @@ import java.util.Map;
 /**
  * One FUSE handle's reports of lost earlier writes that write requests were refused with, by who
  * sent the request (FUSE's pid: the sending thread's ID), until they are told again: the kernel may
- * have dropped them ({@link OpenFileTable}). Several processes can share one handle (a shell's
- * {@code exec >out}), each with its own loss to hear of. Thread-safe; empty almost always.
+ * have dropped them ({@link OpenFileTable}), or that another sender's request came upon first (a
+ * child's close at exec, another process sharing the handle): then it is kept for the handle's latest
+ * writer, whose bytes were lost. Several processes can share one handle (a shell's {@code exec >out}),
+ * each with its own loss to hear of. Thread-safe; empty almost always.
  */
 final class KeptWriteFailures {
+    /** No write request has been answered on the handle yet. */
+    static final long NO_WRITER = -1;
+
     private final Map<Long, IOException> byRequester = new LinkedHashMap<>();
     /** Read without the lock on every write request: true only while something is kept. */
     private volatile boolean any;
+    /** The sender of the latest write answered on the handle: whose bytes a write running behind holds. */
+    private volatile long lastWriter = NO_WRITER;
+
+    /** A write request of {@code requester} was answered (its bytes may be written behind). */
+    void wrote(long requester) {
+        if (lastWriter != requester) {
+            lastWriter = requester;
+        }
+    }
+
+    /** The sender of the latest write answered on the handle, or {@link #NO_WRITER}. */
+    long lastWriter() {
+        return lastWriter;
+    }
 
     /** Keeps {@code failure} for {@code requester}, unless it has one kept already (one report is what it needs). */
     synchronized void keep(long requester, IOException failure) {

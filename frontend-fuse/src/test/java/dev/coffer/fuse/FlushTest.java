@@ -114,6 +114,39 @@ class FlushTest {
         handles.release(fh);
     }
 
+    /**
+     * A loss another sender's close came upon first (a child's close at exec: the kernel drops its
+     * error) is kept for the handle's latest writer: its next write is refused with it.
+     */
+    @Test
+    void aLossAnotherSendersCloseCameUponIsKeptForTheLatestWriter() throws IOException {
+        IOException lost = new IOException(EARLIER_WRITE_LOST);
+        Path file = Files.writeString(tmp.resolve("file"), "content");
+        AtomicInteger flushes = new AtomicInteger();
+        FileChannel ch = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            @Override
+            public int write(ByteBuffer src, long position) throws IOException {
+                if (!src.hasRemaining() && flushes.incrementAndGet() == 1) {
+                    throw lost; // the first flush point drains the write that ran behind and failed
+                }
+                return d.write(src, position);
+            }
+        };
+        long fh = handles.add(ch, true);
+        FileOps files = files();
+        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
+
+        requester.set(100);
+        assertThat(files.write(fh, data, 16, 0, false)).isEqualTo(16);
+        requester.set(200);
+        assertThatThrownBy(() -> files.flush(fh)).as("the child's close at exec").isSameAs(lost);
+        requester.set(100);
+        assertThatThrownBy(() -> files.write(fh, data, 16, 16, false)).as("the writer's next write").isSameAs(lost);
+        assertThat(files.write(fh, data, 16, 16, false)).as("told once").isEqualTo(16);
+        files.flush(fh);
+        handles.release(fh);
+    }
+
     /** Two processes sharing the handle, each with a loss: each hears its own at its close. */
     @Test
     void eachRequesterHearsOfItsOwnLossAtItsClose() throws IOException {
