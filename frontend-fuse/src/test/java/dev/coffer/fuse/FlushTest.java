@@ -33,7 +33,6 @@ class FlushTest {
 
     @Test
     void aReadOnlyHandleIsFlushedWithoutAWrite() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         long fh = handles.add(counting(writes, null), false);
         files().flush(fh);
         assertThat(writes).hasValue(0);
@@ -42,7 +41,6 @@ class FlushTest {
 
     @Test
     void aWritableHandleReportsAFailureWrittenBehind() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         long fh = handles.add(counting(writes, new IOException("No space left on device")), true);
         assertThatThrownBy(() -> files().flush(fh)).isInstanceOf(IOException.class).hasMessageContaining("No space left");
         assertThat(writes).hasValue(1);
@@ -60,6 +58,10 @@ class FlushTest {
 
     /** Who sends the requests: FUSE's pid, the sending thread's ID. */
     private final AtomicLong requester = new AtomicLong();
+    /** Positional writes the channel of a test was asked for (zero-length ones too). */
+    private final AtomicInteger writes = new AtomicInteger();
+    /** A request's 16 bytes, in native memory as libfuse hands them over. */
+    private final Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
     /**
      * The kernel drops the error of a write request that is not the first of its write(2) (the
@@ -69,11 +71,9 @@ class FlushTest {
      */
     @Test
     void aLostEarlierWriteIsReportedAtEveryFlushUntilTheWritersOwn() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         IOException full = new IOException(EARLIER_WRITE_LOST);
         long fh = handles.add(failingNonEmptyWrites(writes, full), true);
         FileOps files = files();
-        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
         requester.set(100);
         assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
@@ -92,11 +92,9 @@ class FlushTest {
     /** The requester's next write is refused with its kept report, which is then told. */
     @Test
     void aLostEarlierWriteRefusesTheSameRequestersNextWrite() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         IOException full = new IOException(EARLIER_WRITE_LOST);
         long fh = handles.add(failingNonEmptyWrites(writes, full), true);
         FileOps files = files();
-        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
         requester.set(100);
         assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
@@ -134,7 +132,6 @@ class FlushTest {
         };
         long fh = handles.add(ch, true);
         FileOps files = files();
-        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
         requester.set(100);
         assertThat(files.write(fh, data, 16, 0, false)).isEqualTo(16);
@@ -150,7 +147,6 @@ class FlushTest {
     /** Two processes sharing the handle, each with a loss: each hears its own at its close. */
     @Test
     void eachRequesterHearsOfItsOwnLossAtItsClose() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         IOException first = new IOException(EARLIER_WRITE_LOST);
         IOException second = new IOException(EARLIER_WRITE_LOST);
         long fh = handles.add(failingNonEmptyWrites(writes, first), true);
@@ -168,11 +164,9 @@ class FlushTest {
 
     @Test
     void aLostEarlierWriteIsReportedAgainOnceAtTheNextFsync() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         IOException full = new IOException(EARLIER_WRITE_LOST);
         long fh = handles.add(failingNonEmptyWrites(writes, full), true);
         FileOps files = files();
-        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
         requester.set(100);
         assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
@@ -186,11 +180,9 @@ class FlushTest {
     /** A write's own failure lost nothing (the kernel's count says what was written): not reported again. */
     @Test
     void aWritesOwnFailureIsNotReportedAgain() throws IOException {
-        AtomicInteger writes = new AtomicInteger();
         IOException full = new IOException("No space left on device");
         long fh = handles.add(failingNonEmptyWrites(writes, full), true);
         FileOps files = files();
-        Pointer data = Memory.allocateDirect(Runtime.getSystemRuntime(), 16);
 
         assertThatThrownBy(() -> files.write(fh, data, 16, 0, false)).isSameAs(full);
         files.flush(fh);

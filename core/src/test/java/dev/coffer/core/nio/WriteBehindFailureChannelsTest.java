@@ -24,17 +24,29 @@ class WriteBehindFailureChannelsTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void everyWriterOpenAtTheFailureReportsItOnceAtItsFlushPoints() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
+    private final byte[] first = new byte[4096];
+    private final byte[] batch = new byte[128 * 1024];
+
+    /** A test on a vault in a real 8 MiB tmpfs filled up to 64 KiB ({@code ballast.bin}), with {@code /f.bin} to use. */
+    @FunctionalInterface
+    private interface AlmostFullVaultTest {
+        void run(TmpfsMount small, CofferFileSystem fs, Path file) throws Exception;
+    }
+
+    private void onAlmostFullVault(AlmostFullVaultTest test) throws Exception {
         new Random(1).nextBytes(first);
         new Random(2).nextBytes(batch);
         try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
                 CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
                         VaultOnTempDirContractTest.FAST)) {
-            Path file = fs.getPath("/f.bin");
             small.leaveFree("ballast.bin", 64 * 1024);
+            test.run(small, fs, fs.getPath("/f.bin"));
+        }
+    }
+
+    @Test
+    void everyWriterOpenAtTheFailureReportsItOnceAtItsFlushPoints() throws Exception {
+        onAlmostFullVault((small, fs, file) -> {
             IOException thrown = null;
             try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                     FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
@@ -74,7 +86,7 @@ class WriteBehindFailureChannelsTest {
             assertThat(thrown.getSuppressed()).hasSize(1);
             assertThat(thrown.getSuppressed()[0]).isNotSameAs(thrown).hasMessageContaining("No space left on device");
             assertThat(Files.size(second)).isEqualTo(first.length);
-        }
+        });
     }
 
     /**
@@ -84,15 +96,7 @@ class WriteBehindFailureChannelsTest {
      */
     @Test
     void aWriterHearsOfItsLostAppendBeforeItsOwnWritesFail() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
-        new Random(3).nextBytes(first);
-        new Random(4).nextBytes(batch);
-        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
-            Path file = fs.getPath("/f.bin");
-            small.leaveFree("ballast.bin", 64 * 1024);
+        onAlmostFullVault((small, fs, file) -> {
             FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
             writer.write(ByteBuffer.wrap(first));
@@ -108,7 +112,7 @@ class WriteBehindFailureChannelsTest {
             other.close();
             writer.close();
             assertThat(Files.size(file)).isEqualTo(first.length);
-        }
+        });
     }
 
     /**
@@ -117,15 +121,7 @@ class WriteBehindFailureChannelsTest {
      */
     @Test
     void aWriterClosingWhileTheFileStaysOpenHearsOfItsLostAppend() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
-        new Random(5).nextBytes(first);
-        new Random(6).nextBytes(batch);
-        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
-            Path file = fs.getPath("/f.bin");
-            small.leaveFree("ballast.bin", 64 * 1024);
+        onAlmostFullVault((small, fs, file) -> {
             FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
             try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
                 FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE);
@@ -137,7 +133,7 @@ class WriteBehindFailureChannelsTest {
                 assertThat(writer.isOpen()).isFalse();
                 assertThat(reader.size()).isEqualTo(first.length);
             }
-        }
+        });
     }
 
     /**
@@ -146,15 +142,7 @@ class WriteBehindFailureChannelsTest {
      */
     @Test
     void aWriterWhoseLossAnotherTookIsToldInsteadOfItsNextWrite() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
-        new Random(7).nextBytes(first);
-        new Random(8).nextBytes(batch);
-        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
-            Path file = fs.getPath("/f.bin");
-            small.leaveFree("ballast.bin", 64 * 1024);
+        onAlmostFullVault((small, fs, file) -> {
             FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             writer.write(ByteBuffer.wrap(first));
             FileChannel other = FileChannel.open(file, StandardOpenOption.WRITE);
@@ -169,21 +157,13 @@ class WriteBehindFailureChannelsTest {
             writer.write(ByteBuffer.wrap(first), first.length); // told once: writing goes on
             writer.close();
             assertThat(Files.size(file)).isEqualTo(2L * first.length);
-        }
+        });
     }
 
     /** A loss a reader came upon first (it waited for the write, saw the file as before) is told to the writer once. */
     @Test
     void aLossAReaderCameUponIsToldToTheWriterOnce() throws Exception {
-        byte[] first = new byte[4096];
-        byte[] batch = new byte[128 * 1024];
-        new Random(9).nextBytes(first);
-        new Random(10).nextBytes(batch);
-        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
-                CofferFileSystem fs = CofferFileSystems.create(small.dir().resolve("v"), "pass phrase".toCharArray(),
-                        VaultOnTempDirContractTest.FAST)) {
-            Path file = fs.getPath("/f.bin");
-            small.leaveFree("ballast.bin", 64 * 1024);
+        onAlmostFullVault((small, fs, file) -> {
             try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                     FileChannel reader = FileChannel.open(file, StandardOpenOption.READ)) {
                 writer.write(ByteBuffer.wrap(first));
@@ -197,6 +177,6 @@ class WriteBehindFailureChannelsTest {
                 writer.force(false);
             }
             assertThat(Files.size(file)).isEqualTo(2L * first.length);
-        }
+        });
     }
 }
