@@ -32,15 +32,12 @@ import ru.serce.jnrfuse.struct.FileStat;
  * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
  */
 final class FileOps {
-    /** The beginning of a vault's message for the failure of an earlier write (core: {@code EarlierWriteLostException}). */
-    static final String EARLIER_WRITE_LOST = "an earlier write of this file failed and was undone";
-
     private final Backing backing;
     private final OpenFileTable handles;
     /** How this system spells O_TRUNC, O_APPEND... in the flags FUSE passes. */
     private final OpenFlagBits flagBits;
-    /** Who sent the request being answered (FUSE's pid: the caller's thread ID); 0 outside a mount. */
-    private final LongSupplier requester;
+    /** Reports of lost earlier writes: kept, told again, and the kernel's cache dropped. */
+    private final LostWrites lostWrites;
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
     private final ContentChanges changes;
     private final StreamTiming timing;
@@ -67,7 +64,7 @@ final class FileOps {
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes, StreamTiming timing, OpenFlagBits flagBits,
             LongSupplier requester) {
         this.flagBits = flagBits;
-        this.requester = requester;
+        this.lostWrites = new LostWrites(handles, requester);
         this.backing = backing;
         this.handles = handles;
         this.changes = changes;
@@ -96,7 +93,7 @@ final class FileOps {
             }
             return handles.add(FileChannel.open(p, options), writable);
         } catch (IOException e) {
-            throw noticed(e);
+            throw LostWrites.noticed(e);
         } finally {
             changes.end();
         }
@@ -175,8 +172,8 @@ final class FileOps {
      */
     int write(long fh, Pointer buf, long size, long offset, boolean appends) throws IOException {
         FileChannel ch = handles.get(fh);
-        long sender = requester.getAsLong();
-        IOException kept = handles.keptWriteFailures(fh).takeOwn(sender);
+        long sender = lostWrites.sender();
+        IOException kept = lostWrites.keptForWrite(fh, sender);
         if (kept != null) {
             throw kept;
         }
@@ -190,30 +187,12 @@ final class FileOps {
                 ch.write(bb, at + bb.position());
             }
         } catch (IOException e) {
-            if (reportsAnEarlierWriteLost(e)) {
-                handles.noteWriteFailure(fh, e, sender); // the kernel may drop it: see OpenFileTable
-            }
-            throw noticed(fh, e);
+            throw lostWrites.writeFailed(fh, e, sender);
         } finally {
             changes.end();
         }
-        handles.keptWriteFailures(fh).wrote(sender);
+        lostWrites.wrote(fh, sender);
         return (int) size;
-    }
-
-    /**
-     * Whether {@code failure} says that bytes of an earlier write, already answered, were lost: a
-     * vault's append that ran behind and failed (its message begins as the core's
-     * {@code EarlierWriteLostException} words it). A write's own failure loses nothing: the kernel's count then says what was written.
-     */
-    static boolean reportsAnEarlierWriteLost(IOException failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            String message = t.getMessage();
-            if (message != null && message.startsWith(EARLIER_WRITE_LOST)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Sets the size of the file at {@code path}: shrinks, or grows with zeros. */
@@ -222,7 +201,7 @@ final class FileOps {
         try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             resize(ch, size);
         } catch (IOException e) {
-            throw noticed(e);
+            throw LostWrites.noticed(e);
         } finally {
             changes.end();
         }
@@ -233,7 +212,7 @@ final class FileOps {
         try {
             resize(handles.get(fh), size);
         } catch (IOException e) {
-            throw noticed(fh, e);
+            throw lostWrites.noticed(fh, e);
         } finally {
             changes.end();
         }
@@ -245,14 +224,14 @@ final class FileOps {
      */
     void fsync(long fh, boolean dataOnly) throws IOException {
         FileChannel ch = handles.get(fh);
-        IOException failure = handles.keptWriteFailures(fh).takeAll();
+        IOException failure = lostWrites.keptForFsync(fh);
         if (failure != null) {
             throw failure;
         }
         try {
             ch.force(!dataOnly);
         } catch (IOException e) {
-            throw noticed(fh, e);
+            throw lostWrites.noticed(fh, e);
         }
     }
 
@@ -267,7 +246,7 @@ final class FileOps {
      * own (each close(2) of the open file flushes: a child's at exec or exit, a duplicate
      * descriptor's, and the writer may close last) or an fsync. A program that did hear it at
      * write(2) hears it once more, as after a failed writeback: it may not know that bytes before the
-     * failing call were lost.
+     * failing call were lost ({@link LostWrites}).
      * Nothing is written, nothing is forced; a read-only handle has no write of its own to report,
      * and is answered without trying one (on Linux 5.16 and later the kernel does not even ask for
      * such a handle: {@link NoFlushReplies}; older kernels flush at every close(2) of a file read).
@@ -283,43 +262,15 @@ final class FileOps {
         } catch (NonWritableChannelException readOnly) {
             // a channel that refuses writes although opened for them (a read-only backing)
         } catch (IOException e) {
-            collected = noticed(fh, e);
+            collected = lostWrites.noticed(fh, e);
         }
-        IOException kept = handles.keptWriteFailures(fh).forFlush(requester.getAsLong());
+        IOException kept = lostWrites.keptForFlush(fh);
         if (kept != null) {
             throw kept;
         }
         if (collected != null) {
             throw collected;
         }
-    }
-
-    /** {@code failure}, after marking the request for a cache invalidation if it reports a lost earlier write. */
-    private static IOException noticed(IOException failure) {
-        if (reportsAnEarlierWriteLost(failure)) {
-            WorkerRequest.noteLostWrite();
-        }
-        return failure;
-    }
-
-    /**
-     * As {@link #noticed(IOException)}, for a request on handle {@code fh}: a lost earlier write that
-     * another sender's request came upon (a child's close at exec, whose error the kernel drops; a
-     * process sharing the handle) is also kept for the handle's latest writer, whose bytes they were.
-     */
-    private IOException noticed(long fh, IOException failure) {
-        if (reportsAnEarlierWriteLost(failure)) {
-            try {
-                KeptWriteFailures kept = handles.keptWriteFailures(fh);
-                long owner = kept.lastWriter();
-                if (owner != KeptWriteFailures.NO_WRITER && owner != requester.getAsLong()) {
-                    kept.keep(owner, failure);
-                }
-            } catch (java.nio.channels.ClosedChannelException released) {
-                // the handle is gone: nobody left on it to tell
-            }
-        }
-        return noticed(failure);
     }
 
     void release(long fh) throws IOException {

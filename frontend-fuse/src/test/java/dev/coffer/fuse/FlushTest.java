@@ -53,7 +53,7 @@ class FlushTest {
     /** The frontend knows java.nio only, so it recognises the vault's report by how its message begins. */
     @Test
     void theFrontendKnowsHowTheVaultWordsALostEarlierWrite() {
-        assertThat(FileOps.EARLIER_WRITE_LOST).isEqualTo(EarlierWriteLostException.MESSAGE_START);
+        assertThat(LostWrites.EARLIER_WRITE_LOST).isEqualTo(EarlierWriteLostException.MESSAGE_START);
     }
 
     /** Who sends the requests: FUSE's pid, the sending thread's ID. */
