@@ -182,16 +182,18 @@ final class FileOps {
         ByteBuffer bb = ByteBuffer.wrap(data, 0, (int) size);
         changes.begin();
         try {
-            long at = appends ? Math.min(offset, ch.size()) : offset;
-            while (bb.hasRemaining()) {
-                ch.write(bb, at + bb.position());
+            synchronized (lostWrites.writeOrder(fh)) {
+                long at = appends ? Math.min(offset, ch.size()) : offset;
+                while (bb.hasRemaining()) {
+                    ch.write(bb, at + bb.position());
+                }
+                lostWrites.wrote(fh, sender);
             }
         } catch (IOException e) {
             throw lostWrites.writeFailed(fh, e, sender);
         } finally {
             changes.end();
         }
-        lostWrites.wrote(fh, sender);
         return (int) size;
     }
 

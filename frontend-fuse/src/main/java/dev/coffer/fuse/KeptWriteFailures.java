@@ -16,13 +16,25 @@ final class KeptWriteFailures {
     /** No write request has been answered on the handle yet. */
     static final long NO_WRITER = -1;
 
-    private final Map<Long, IOException> byRequester = new LinkedHashMap<>();
+    /**
+     * A kept report, and whether it was kept at the sender's own refused write (which ended that
+     * write(2), so the sender's next request starts a new one and hears it) or for the handle's
+     * latest writer by another sender's request (the writer may be in the middle of a write(2) whose
+     * later request the kernel lets pass with a short count: it is refused once more after that).
+     */
+    private record Kept(IOException failure, boolean atOwnRequest) {}
+
+    private final Map<Long, Kept> byRequester = new LinkedHashMap<>();
     /** Read without the lock on every write request: true only while something is kept. */
     private volatile boolean any;
     /** The sender of the latest write answered on the handle: whose bytes a write running behind holds. */
     private volatile long lastWriter = NO_WRITER;
 
-    /** A write request of {@code requester} was answered (its bytes may be written behind). */
+    /**
+     * A write request of {@code requester} was answered (its bytes may be written behind). Called
+     * holding this object's monitor together with the write, so the latest writer is the one whose
+     * write reached the file last; {@link LostWrites} reads it under the same monitor.
+     */
     void wrote(long requester) {
         if (lastWriter != requester) {
             lastWriter = requester;
@@ -34,21 +46,36 @@ final class KeptWriteFailures {
         return lastWriter;
     }
 
-    /** Keeps {@code failure} for {@code requester}, unless it has one kept already (one report is what it needs). */
+    /**
+     * Keeps {@code failure}, which {@code requester}'s own write request was refused with, unless it
+     * has one kept already (one report is what it needs).
+     */
     synchronized void keep(long requester, IOException failure) {
-        byRequester.putIfAbsent(requester, failure);
+        byRequester.putIfAbsent(requester, new Kept(failure, true));
         any = true;
     }
 
-    /** {@code requester}'s own report, now taken, or null: its next write is refused with it. */
+    /** Keeps {@code failure}, which another sender's request came upon, for the handle's latest writer {@code writer}. */
+    synchronized void keepForWriter(long writer, IOException failure) {
+        byRequester.putIfAbsent(writer, new Kept(failure, false));
+        any = true;
+    }
+
+    /**
+     * {@code requester}'s own report, or null: its write is refused with it. Taken if it was kept at
+     * the requester's own refused write; kept for another's once more (as if at its own).
+     */
     IOException takeOwn(long requester) {
         if (!any) {
             return null;
         }
         synchronized (this) {
-            IOException own = byRequester.remove(requester);
+            Kept own = byRequester.remove(requester);
+            if (own != null && !own.atOwnRequest()) {
+                byRequester.put(requester, new Kept(own.failure(), true));
+            }
             any = !byRequester.isEmpty();
-            return own;
+            return own == null ? null : own.failure();
         }
     }
 
@@ -62,12 +89,12 @@ final class KeptWriteFailures {
             return null;
         }
         synchronized (this) {
-            IOException own = byRequester.remove(requester);
+            Kept own = byRequester.remove(requester);
             any = !byRequester.isEmpty();
             if (own != null) {
-                return own;
+                return own.failure();
             }
-            return byRequester.isEmpty() ? null : byRequester.values().iterator().next();
+            return byRequester.isEmpty() ? null : byRequester.values().iterator().next().failure();
         }
     }
 
@@ -77,7 +104,7 @@ final class KeptWriteFailures {
             return null;
         }
         synchronized (this) {
-            IOException first = byRequester.isEmpty() ? null : byRequester.values().iterator().next();
+            IOException first = byRequester.isEmpty() ? null : byRequester.values().iterator().next().failure();
             byRequester.clear();
             any = false;
             return first;

@@ -39,7 +39,15 @@ final class LostWrites {
         return handles.keptWriteFailures(fh).takeOwn(sender);
     }
 
-    /** A write of {@code sender} was answered: its bytes may be written behind. */
+    /**
+     * The monitor that a write on handle {@code fh} holds while it reaches the file and its sender is
+     * recorded as the latest writer, so that a request coming upon a loss names the right writer.
+     */
+    Object writeOrder(long fh) throws ClosedChannelException {
+        return handles.keptWriteFailures(fh);
+    }
+
+    /** A write of {@code sender} was answered: its bytes may be written behind. Holding {@link #writeOrder}. */
     void wrote(long fh, long sender) throws ClosedChannelException {
         handles.keptWriteFailures(fh).wrote(sender);
     }
@@ -79,9 +87,11 @@ final class LostWrites {
         if (reportsAnEarlierWriteLost(failure)) {
             try {
                 KeptWriteFailures kept = handles.keptWriteFailures(fh);
-                long owner = kept.lastWriter();
-                if (owner != KeptWriteFailures.NO_WRITER && owner != sender()) {
-                    kept.keep(owner, failure);
+                synchronized (kept) { // a write that reached the file has recorded its sender
+                    long owner = kept.lastWriter();
+                    if (owner != KeptWriteFailures.NO_WRITER && owner != sender()) {
+                        kept.keepForWriter(owner, failure);
+                    }
                 }
             } catch (ClosedChannelException released) {
                 // the handle is gone: nobody left on it to tell

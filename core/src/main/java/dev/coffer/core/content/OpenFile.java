@@ -266,7 +266,12 @@ public final class OpenFile implements java.io.Closeable {
                 // Counted means undone already; told now, so no later drain throws it to this caller again.
                 undoneWriteFailure = null;
                 IOException lost = lastUndoneFailure;
-                throw lost instanceof EarlierWriteLostException e ? e.copy() : new EarlierWriteLostException(lost);
+                if (lost instanceof EarlierWriteLostException e) {
+                    throw e.copy();
+                }
+                EarlierWriteLostException wrapped = new EarlierWriteLostException(lost); // never expected: counted ones are typed
+                wrapped.counted(undoneFailures);
+                throw wrapped;
             }
             byte[] data;
             int off;
