@@ -24,14 +24,12 @@ import ru.serce.jnrfuse.struct.Timespec;
 /**
  * Attributes: getattr, chmod (stored on the backing entry, which for a vault is the ciphertext
  * file), chown (only to the owner that is already reported), utimens (with UTIME_NOW and
- * UTIME_OMIT), access, and statfs from the backing {@link FileStore}. Bits that NIO cannot store
+ * UTIME_OMIT in Linux's and macOS's values: {@link UtimeRequest}), access, and statfs from the backing {@link FileStore}. Bits that NIO cannot store
  * (setuid, setgid, sticky) are dropped.
  *
  * <p>Not responsible for contents or names.
  */
 final class AttributeOps {
-    private static final long UTIME_NOW = (1L << 30) - 1;
-    private static final long UTIME_OMIT = (1L << 30) - 2;
     private static final long NO_ID = 0xFFFF_FFFFL; // (uid_t) -1: leave unchanged
     private static final int R_OK = 4;
     private static final int W_OK = 2;
@@ -146,12 +144,10 @@ final class AttributeOps {
 
     private static FileTime time(Timespec ts, FileTime now) {
         long nsec = ts.tv_nsec.longValue();
-        if (nsec == UTIME_OMIT) {
-            return null;
-        }
-        if (nsec == UTIME_NOW) {
-            return now;
-        }
-        return FileTime.from(Instant.ofEpochSecond(ts.tv_sec.get(), nsec));
+        return switch (UtimeRequest.of(nsec)) {
+            case OMIT -> null;
+            case NOW -> now;
+            case SET -> FileTime.from(Instant.ofEpochSecond(ts.tv_sec.get(), nsec));
+        };
     }
 }
