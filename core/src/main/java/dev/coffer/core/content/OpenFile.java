@@ -117,11 +117,17 @@ public final class OpenFile implements java.io.Closeable {
      * {@link DamagedFileException}, unless {@code truncate} empties the file first.
      */
     public OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate) throws IOException {
+        this(ciphertext, keys, cleartextPath, truncate, buffersFor(keys.layout()));
+    }
+
+    /** As the public constructor, with the file's scratch buffers given (tests: buffers that fail to be made). */
+    OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate, UnitBuffers buffers)
+            throws IOException {
         this.ciphertext = ciphertext;
         this.keys = keys;
         this.layout = keys.layout();
         this.cleartextPath = cleartextPath;
-        this.buffers = new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
+        this.buffers = buffers;
         this.writeBehind = keys.authenticated();
         this.readAhead = new ReadAhead(ciphertext, layout, BATCH, this::decryptAhead);
         if (truncate) {
@@ -136,6 +142,11 @@ public final class OpenFile implements java.io.Closeable {
         if (n > 0) {
             cryptor = readHeader();
         }
+    }
+
+    /** The scratch buffers an open file of {@code layout} uses. */
+    static UnitBuffers buffersFor(SectorLayout layout) {
+        return new UnitBuffers(BATCH, layout.storedUnitSize() + SectorLayout.MIN_XTS);
     }
 
     private UnitCryptor readHeader() throws IOException {

@@ -12,7 +12,7 @@ import dev.coffer.core.crypto.Bytes;
  * <p>Only {@link #plain} ever holds cleartext, so only it is wiped; the batch buffers hold
  * ciphertext (stored units read or about to be written), which is on disk anyway.
  */
-final class UnitBuffers {
+class UnitBuffers { // not final: a test makes one whose batch buffer cannot be made (no memory)
     private final int maxStoredUnit;
     private final int fullLength;
     private byte[] plain;

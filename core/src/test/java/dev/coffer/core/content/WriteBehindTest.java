@@ -330,6 +330,90 @@ class WriteBehindTest {
         assertThat(readAll(file, keys)).isEqualTo(concat(first, second));
     }
 
+    /**
+     * A call of several batches that fails between two of them (here: no memory for the second batch's
+     * buffer) while its first batch is still being written behind leaves the file as it was: that
+     * batch is waited for and cut off again, the size is the old one, and a failure of that batch
+     * too is attached to the call's error. The file stays usable.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aCallFailingBetweenItsBatchesCutsOffItsBatchStillRunningBehind(boolean firstBatchFailsToo) throws IOException {
+        ContentKeys keys = keys(true);
+        Path file = tmp.resolve("m.c9r");
+        byte[] first = random(BATCH, 1);
+        SpaceLimitedChannel ch = channel(file);
+        OutOfMemoryAt buffers = new OutOfMemoryAt(keys.layout(), 3); // 1: the first write, 2 and 3: the next call's batches
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false, buffers)) {
+            f.write(ByteBuffer.wrap(first), 0);
+            ch.setWriteDelayMillis(50); // the next call's first batch is still being written when its second fails
+            if (firstBatchFailsToo) {
+                ch.setBudget(0);
+            }
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(random(2 * BATCH, 2)), BATCH))
+                    .isInstanceOfSatisfying(OutOfMemoryError.class, e -> assertThat(e.getSuppressed()).hasSize(firstBatchFailsToo ? 1 : 0)
+                            .allSatisfy(s -> assertThat(s).hasMessageContaining("No space left")));
+            assertThat(buffers.calls).isEqualTo(3);
+            ch.setWriteDelayMillis(0);
+            ch.setBudget(Long.MAX_VALUE);
+            f.force(true); // nothing of the failed call is left running to land later
+            long oldLength = keys.layout().ciphertextLength(BATCH);
+            assertThat(Files.size(file)).as("the first batch cut off again").isEqualTo(oldLength);
+            assertThat(f.size()).isEqualTo(BATCH);
+            assertThat(readAll(f)).isEqualTo(first);
+            byte[] again = random(2 * BATCH, 3);
+            f.write(ByteBuffer.wrap(again), BATCH);
+            assertThat(readAll(f)).isEqualTo(concat(first, again));
+        }
+        assertThat(readAll(file, keys)).isEqualTo(concat(first, random(2 * BATCH, 3)));
+    }
+
+    /** Scratch buffers whose {@code failingCall}-th batch buffer for a write cannot be made. */
+    private static final class OutOfMemoryAt extends UnitBuffers {
+        private final UnitBuffers real;
+        private final int failingCall;
+        int calls;
+
+        OutOfMemoryAt(SectorLayout layout, int failingCall) {
+            super(1, 1);
+            this.real = OpenFile.buffersFor(layout);
+            this.failingCall = failingCall;
+        }
+
+        @Override
+        byte[] stored(int lead, int units, boolean withRetag) {
+            if (++calls == failingCall) {
+                throw new OutOfMemoryError("Java heap space (test)");
+            }
+            return real.stored(lead, units, withRetag);
+        }
+
+        @Override
+        byte[] stored(int length) {
+            return real.stored(length);
+        }
+
+        @Override
+        byte[] plain() {
+            return real.plain();
+        }
+
+        @Override
+        int retagOffset(int units) {
+            return real.retagOffset(units);
+        }
+
+        @Override
+        void swapStored() {
+            real.swapStored();
+        }
+
+        @Override
+        void wipe() {
+            real.wipe();
+        }
+    }
+
     private static ContentKeys keys(boolean authenticated) {
         return new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
     }
