@@ -10,18 +10,12 @@
 # COMBO=SIV_XTS ... reads from a vault of that content mode (default SIV_XTSHMAC).
 set -euo pipefail
 R=$1; shift
-W=$(mktemp -d /dev/shm/coffer-read-ab.XXXXXX)
-P=
-trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
-mkdir -p "$W/mnt"; printf 'read-ab passphrase\n' > "$W/pass"
+. "$(dirname "$0")/mount-lib.sh"
+bench_workdir read-ab
 first=${1#*=}
 "$first" create "$W/c" --scrypt-n 16384 --combo "${COMBO:-SIV_XTSHMAC}" --passphrase-file "$W/pass" > /dev/null
-mnt() {
-  "$1" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
-  for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.05; done
-  echo "not mounted" >&2; exit 1
-}
-umnt() { kill -TERM "$P"; wait "$P" || true; P=; }
+mnt() { mount_vault "$1" "$W/c" "$W/mnt"; }
+umnt() { unmount_vault; }
 cpu() { awk '{print $14+$15}' "/proc/$P/stat"; }
 now() { date +%s.%N; }
 mnt "$first"; dd if=/dev/zero of="$W/mnt/big" bs=128K count=8192 conv=fsync status=none; umnt

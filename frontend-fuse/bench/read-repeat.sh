@@ -15,16 +15,11 @@ fi
 R=$1; L=$2; N=${3:-4}; PAUSE=${4:-0}
 TICK=$(getconf CLK_TCK)
 export COFFER_JAVA_OPTS="-XX:-UseDynamicNumberOfCompilerThreads ${COFFER_JAVA_OPTS:-}"
-W=$(mktemp -d /dev/shm/coffer-read-repeat.XXXXXX); P=
-trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
-mkdir -p "$W/mnt"; printf 'read-repeat passphrase\n' > "$W/pass"
+. "$(dirname "$0")/mount-lib.sh"
+bench_workdir read-repeat
 "$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
-mnt() {
-  "$L" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
-  for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.02; done
-  echo "not mounted" >&2; exit 1
-}
-umnt() { kill -TERM "$P"; wait "$P" || true; P=; }
+mnt() { mount_vault "$L" "$W/c" "$W/mnt"; }
+umnt() { unmount_vault; }
 # CPU ticks of the mount JVM's compiler threads (the launcher execs java: $P is the JVM). The thread
 # name holds a space, so fields are counted after its closing parenthesis (utime, stime: 12, 13).
 jit() {

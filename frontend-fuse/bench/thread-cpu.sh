@@ -15,16 +15,11 @@ fi
 L=$1; STEP=$2
 case "$STEP" in read|write) ;; *) echo "step: read or write" >&2; exit 2 ;; esac
 TICK=$(getconf CLK_TCK)
-W=$(mktemp -d /dev/shm/coffer-thread-cpu.XXXXXX); P=
-trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
-mkdir -p "$W/mnt"; printf 'thread-cpu passphrase\n' > "$W/pass"
+. "$(dirname "$0")/mount-lib.sh"
+bench_workdir thread-cpu
 "$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
-mnt() {
-  "$L" mount "$W/c" "$W/mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
-  for _ in $(seq 600); do mountpoint -q "$W/mnt" && return; sleep 0.02; done
-  echo "not mounted" >&2; exit 1
-}
-umnt() { kill -TERM "$P"; wait "$P" || true; P=; }
+mnt() { mount_vault "$L" "$W/c" "$W/mnt"; }
+umnt() { unmount_vault; }
 whole() { awk '{print $14+$15}' "/proc/$P/stat"; }
 # Ticks per thread group: a thread's name with its trailing number (coffer-fuse-3, GC Thread#1) dropped.
 groups() {

@@ -10,9 +10,8 @@ if [ $# -ne 2 ]; then
 fi
 R=$1; L=$2
 TICK=$(getconf CLK_TCK)
-W=$(mktemp -d /dev/shm/coffer-write-modes.XXXXXX); P=
-trap 'if [ -n "$P" ]; then kill -TERM "$P" 2>/dev/null || true; wait "$P" 2>/dev/null || true; fi; rm -rf "$W"' EXIT
-printf 'write-modes passphrase\n' > "$W/pass"
+. "$(dirname "$0")/mount-lib.sh"
+bench_workdir write-modes
 MODES="SIV_XTSHMAC SIV_XTS"
 for m in $MODES; do
   mkdir -p "$W/$m.mnt"
@@ -21,15 +20,13 @@ done
 for r in $(seq "$R"); do
   line="round $r:"
   for m in $MODES; do
-    "$L" mount "$W/$m" "$W/$m.mnt" --passphrase-file "$W/pass" > /dev/null 2>&1 & P=$!
-    for _ in $(seq 600); do mountpoint -q "$W/$m.mnt" && break; sleep 0.02; done
-    mountpoint -q "$W/$m.mnt" || { echo "not mounted" >&2; exit 1; }
+    mount_vault "$L" "$W/$m" "$W/$m.mnt"
     sync; echo 3 > /proc/sys/vm/drop_caches
     a=$(awk '{print $14+$15}' "/proc/$P/stat"); t0=$(date +%s.%N)
     dd if=/dev/zero of="$W/$m.mnt/s" bs=128K count=8192 conv=fsync status=none
     t1=$(date +%s.%N); b=$(awk '{print $14+$15}' "/proc/$P/stat")
     rm -f "$W/$m.mnt/s"
-    kill -TERM "$P"; wait "$P" || true; P=
+    unmount_vault
     line="$line $m $(printf %.3f "$(echo "$t1 - $t0" | bc)") s [$(echo "scale=2; ($b - $a) / $TICK" | bc) CPU-s];"
   done
   echo "$line"
