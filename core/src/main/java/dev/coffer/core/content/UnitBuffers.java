@@ -26,6 +26,12 @@ class UnitBuffers { // not final: a test makes one whose batch buffer cannot be 
         fullLength = (batch + 1) * maxStoredUnit;
     }
 
+    /** Empty buffers of the same sizes as {@code sizes}' (tests: a subclass that fails to make one). */
+    UnitBuffers(UnitBuffers sizes) {
+        this.maxStoredUnit = sizes.maxStoredUnit;
+        this.fullLength = sizes.fullLength;
+    }
+
     /** Room for one unit's cleartext (up to S + 15 bytes). */
     byte[] plain() {
         if (plain == null) {

@@ -368,15 +368,13 @@ class WriteBehindTest {
         assertThat(readAll(file, keys)).isEqualTo(concat(first, random(2 * BATCH, 3)));
     }
 
-    /** Scratch buffers whose {@code failingCall}-th batch buffer for a write cannot be made. */
+    /** An open file's scratch buffers whose {@code failingCall}-th batch buffer for a write cannot be made. */
     private static final class OutOfMemoryAt extends UnitBuffers {
-        private final UnitBuffers real;
         private final int failingCall;
         int calls;
 
         OutOfMemoryAt(SectorLayout layout, int failingCall) {
-            super(1, 1);
-            this.real = OpenFile.buffersFor(layout);
+            super(OpenFile.buffersFor(layout));
             this.failingCall = failingCall;
         }
 
@@ -385,32 +383,7 @@ class WriteBehindTest {
             if (++calls == failingCall) {
                 throw new OutOfMemoryError("Java heap space (test)");
             }
-            return real.stored(lead, units, withRetag);
-        }
-
-        @Override
-        byte[] stored(int length) {
-            return real.stored(length);
-        }
-
-        @Override
-        byte[] plain() {
-            return real.plain();
-        }
-
-        @Override
-        int retagOffset(int units) {
-            return real.retagOffset(units);
-        }
-
-        @Override
-        void swapStored() {
-            real.swapStored();
-        }
-
-        @Override
-        void wipe() {
-            real.wipe();
+            return super.stored(lead, units, withRetag);
         }
     }
 
