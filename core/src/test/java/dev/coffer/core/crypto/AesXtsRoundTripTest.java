@@ -98,6 +98,56 @@ class AesXtsRoundTripTest {
         }
     }
 
+    /**
+     * Decryption goes through a CBC cipher whose chaining block carries over from call to call: many
+     * decryptions in a row (whole units, stolen tails, single blocks), across a rekey and a wipe of the
+     * scratch arrays, each still equal to the reference's.
+     */
+    @Test
+    void decryptionsInARowAcrossRekeysAndWipesMatchTheReference() {
+        java.util.Random rnd = new java.util.Random(11);
+        byte[] key = bytes(64);
+        AesXts xts = new AesXts(key);
+        for (int i = 0; i < 300; i++) {
+            if (i % 37 == 36) {
+                key = bytes(64);
+                xts.rekey(key);
+            } else if (i % 23 == 22) {
+                xts.wipeScratch();
+            }
+            int size = switch (i % 4) {
+                case 0 -> 4096;
+                case 1 -> 16 + rnd.nextInt(100);
+                case 2 -> 16;
+                default -> 16 + rnd.nextInt(5000);
+            };
+            byte[] tweak = bytes(16);
+            byte[] c = bytes(size);
+            byte[] expected = XtsReference.crypt(false, key, tweak, c);
+            if (i % 3 == 0) { // in place, at an offset
+                byte[] buf = new byte[size + 7];
+                System.arraycopy(c, 0, buf, 7, size);
+                xts.decrypt(tweak, 0, buf, 7, buf, 7, size);
+                assertThat(Arrays.copyOfRange(buf, 7, 7 + size)).as("decryption %d in place, %d bytes", i, size)
+                        .isEqualTo(expected);
+            } else {
+                byte[] in = new byte[size + 3];
+                System.arraycopy(c, 0, in, 3, size);
+                byte[] p = new byte[size + 5];
+                xts.decrypt(tweak, 0, in, 3, p, 5, size);
+                assertThat(Arrays.copyOfRange(p, 5, 5 + size)).as("decryption %d, %d bytes", i, size)
+                        .isEqualTo(expected);
+            }
+            if (i % 5 == 0) { // the encrypting ciphers in between leave the decrypting one's chain alone
+                byte[] plain = bytes(size);
+                byte[] enc = new byte[size];
+                xts.encrypt(tweak, 0, plain, 0, enc, 0, size);
+                assertThat(enc).isEqualTo(XtsReference.crypt(true, key, tweak, plain));
+                xts.tinyKeystream(tweak, 0, new byte[16], 0);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(ints = {16, 17, 31, 32, 33, 47, 100, 4096, 4111})
     void overlappingInAndOutInOneArray(int size) {
