@@ -47,8 +47,33 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * has returned; a failure of a batch found by the same call (it writes its next batch) is that
  * call's own failure, thrown as it is and not counted: that call reports failure, nothing it
  * acknowledged is lost.
+ *
+ * <p>Queued appends (SIV_XTSHMAC, a store with room to spare): a streaming append of one batch
+ * ({@link #WRITE_BEHIND_MIN_UNITS} to {@link #BATCH} new units after a last unit this object wrote)
+ * is copied into the file's {@link AppendQueue} and acknowledged at once; the queue's runner
+ * encrypts and writes the queued appends in order, so that a FUSE writer's next request is not held
+ * up by the encryption of its last one. Up to {@link AppendQueue#DEPTH} appends are acknowledged
+ * before they are written, so they are queued only while the store has {@link #QUEUE_HEADROOM} free
+ * beyond them: a full disk is met by the paths above, which refuse the next write. A queued append
+ * that fails anyway (an I/O error) is handled like a failed write behind: the file is cut back to
+ * the size before it, the appends queued after it are dropped, and the loss is counted and thrown
+ * as an {@link EarlierWriteLostException} by the next call that drains. While appends are queued,
+ * the file's append state is the runner's: every other call first waits for the queue.
  */
 public final class OpenFile implements java.io.Closeable {
+    /** How a file asks its store for the bytes it may still write ({@code statvfs}'s available blocks). */
+    @FunctionalInterface
+    public interface FreeSpace {
+        long usableBytes() throws IOException;
+    }
+
+    /**
+     * Appends are queued only while the store has this much free beyond them: room a concurrent writer
+     * would have to fill within the milliseconds a queue takes to drain before a queued append fails.
+     */
+    static final long QUEUE_HEADROOM = 256L << 20;
+    /** Ciphertext queued before the store's free space is asked again. */
+    private static final long QUEUE_CREDIT = 4L << 20;
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
     private static final int BATCH = 32;
     /** Appends of fewer new units are written at once: handing them to a thread costs more than it saves. */
@@ -77,6 +102,16 @@ public final class OpenFile implements java.io.Closeable {
     private final UnitBuffers buffers;
     /** Decrypt-ahead for sequential reads: shared by every read; cancelled under the write lock. */
     private final ReadAhead readAhead;
+    /** Streaming appends acknowledged before they are written, or null (no SIV_XTSHMAC, or no store to ask). */
+    private final AppendQueue appendQueue;
+    private final FreeSpace freeSpace;
+    /** Ciphertext bytes that may still be queued before {@link #freeSpace} is asked again. */
+    private long queueCredit;
+
+    /** Whether queued appends are running (for tests). */
+    boolean appendsRunning() {
+        return appendQueue != null && appendQueue.isRunning();
+    }
 
     /** Whether the read-ahead holds batch buffers (for tests: a file read to its end holds none). */
     boolean holdsReadAheadBuffers() {
@@ -117,13 +152,26 @@ public final class OpenFile implements java.io.Closeable {
      * {@link DamagedFileException}, unless {@code truncate} empties the file first.
      */
     public OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate) throws IOException {
-        this(ciphertext, keys, cleartextPath, truncate, buffersFor(keys.layout()));
+        this(ciphertext, keys, cleartextPath, truncate, null, buffersFor(keys.layout()));
     }
 
-    /** As the public constructor, with the file's scratch buffers given (tests: buffers that fail to be made). */
-    OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate, UnitBuffers buffers)
+    /**
+     * As {@link #OpenFile(FileChannel, ContentKeys, String, boolean)}, queuing streaming appends while
+     * {@code freeSpace} (the ciphertext's store) says there is room to spare.
+     */
+    public OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate, FreeSpace freeSpace)
             throws IOException {
+        this(ciphertext, keys, cleartextPath, truncate, freeSpace, buffersFor(keys.layout()));
+    }
+
+    /** As the public constructors, with the file's scratch buffers given (tests: buffers that fail to be made). */
+    OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate, FreeSpace freeSpace,
+            UnitBuffers buffers) throws IOException {
         this.ciphertext = ciphertext;
+        this.freeSpace = freeSpace;
+        this.appendQueue = freeSpace != null && keys.authenticated()
+                ? new AppendQueue(this::appendQueued, BATCH * SectorLayout.SECTOR)
+                : null;
         this.keys = keys;
         this.layout = keys.layout();
         this.cleartextPath = cleartextPath;
@@ -209,10 +257,11 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Takes the read lock once no write runs behind (a failure of it is kept for the writer). */
+    /** Takes the read lock once no write runs behind or is queued (a failure of it is kept for the writer). */
     private void lockForReading() throws IOException {
         readLock.lock();
-        if (pending == null) {
+        // Appends are queued under the write lock: while this read holds the read lock, none starts.
+        if (pending == null && (appendQueue == null || !appendQueue.busy())) {
             return;
         }
         readLock.unlock();
@@ -387,6 +436,9 @@ public final class OpenFile implements java.io.Closeable {
             }
             destroyCryptor();
             buffers.wipe(); // the last-unit copies hold ciphertext only: nothing to wipe
+            if (appendQueue != null) {
+                appendQueue.release(); // idle after the drain: its buffers were wiped after each append
+            }
             try {
                 ciphertext.close();
             } catch (IOException e) {
@@ -414,6 +466,13 @@ public final class OpenFile implements java.io.Closeable {
     private void modify(long newSize, Overlay data) throws IOException {
         // A job in flight would hand content from before this change to the next read.
         readAhead.drop();
+        if (queueAppend(newSize, data)) {
+            return;
+        }
+        settleQueue(); // from here on the append state is this call's
+        if (undoneWriteFailure != null) {
+            drain(); // throws it: nothing of this call is written with a size from before the loss
+        }
         long oldSize = size;
         boolean rekey = oldSize == 0
                 || (!keys.authenticated() && (oldSize < SectorLayout.MIN_XTS || newSize < SectorLayout.MIN_XTS));
@@ -491,7 +550,7 @@ public final class OpenFile implements java.io.Closeable {
         previousLastUnit = oldLastUnit;
         int oldLastUnitLength = lastUnitLength;
         try {
-            appendBatches(oldSize, oldLength, last, retag, oldLastUnit, oldLastUnitLength, newSize, data, dirty);
+            appendBatches(oldSize, oldLength, last, retag, oldLastUnit, oldLastUnitLength, newSize, data, dirty, false);
         } catch (IOException | RuntimeException | Error e) {
             discardOwnPending(e);
             throw e;
@@ -502,6 +561,110 @@ public final class OpenFile implements java.io.Closeable {
         }
         size = newSize;
         lastUnitIndex = recordedLastUnit;
+    }
+
+    /**
+     * Queues a streaming append (see the class comment) and advances the size; returns false, having
+     * changed nothing, for any other change, when the store is short of room, or when a queued append
+     * has failed (the caller's path then takes that failure). A batch still written behind by the
+     * unqueued path is waited for first, and its failure thrown.
+     */
+    private boolean queueAppend(long newSize, Overlay data) throws IOException {
+        long oldSize = size;
+        if (appendQueue == null || oldSize == 0 || newSize <= oldSize || data.length() == 0) {
+            return false;
+        }
+        DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, false);
+        long units = dirty.last() - dirty.first() + 1;
+        if (dirty.first() <= layout.unitCount(oldSize) - 1 || units < WRITE_BEHIND_MIN_UNITS || units > BATCH) {
+            return false;
+        }
+        if (pending != null) {
+            drain(); // only the unqueued path writes behind, and only while the queue is idle
+        }
+        if (!appendQueue.busy()) {
+            queueCredit = 0; // a new burst: the store is asked afresh, it may have filled up meanwhile
+        }
+        // While the queue is busy its last append leaves the new end's unit recorded, or fails (then
+        // the offer is refused); while idle the recorded unit is this call's to check.
+        if (!appendQueue.busy() && dirty.retag() >= 0 && (dirty.retag() != lastUnitIndex
+                || lastUnitLength != layout.storedUnitLength(lastUnitIndex, oldSize))) {
+            return false;
+        }
+        if (!roomToQueue(layout.ciphertextLength(newSize) - layout.ciphertextLength(oldSize))) {
+            return false;
+        }
+        if (!appendQueue.offer(oldSize, newSize, data.position(), data.data(), data.offset(), data.length())) {
+            return false;
+        }
+        size = newSize;
+        return true;
+    }
+
+    /**
+     * Whether {@code bytes} more of ciphertext may be queued: the store is asked at most every
+     * {@link #QUEUE_CREDIT} bytes, and must have {@link #QUEUE_HEADROOM} free beyond them. A store
+     * that cannot say is short of room.
+     */
+    private boolean roomToQueue(long bytes) {
+        if (queueCredit < bytes) {
+            long usable;
+            try {
+                usable = freeSpace.usableBytes();
+            } catch (IOException | RuntimeException e) {
+                usable = 0;
+            }
+            queueCredit = Math.min(usable - QUEUE_HEADROOM, QUEUE_CREDIT);
+            if (queueCredit < bytes) {
+                queueCredit = 0;
+                return false;
+            }
+        }
+        queueCredit -= bytes;
+        return true;
+    }
+
+    /**
+     * On the queue's runner, which owns the append state meanwhile: encrypts and writes one queued
+     * append as {@link #appendUnits} does, without writing behind. Its failure (the file cut back to
+     * {@code append.oldSize()}) goes to the queue, which hands it to {@link #settleQueue}.
+     */
+    private void appendQueued(AppendQueue.Append append) throws IOException {
+        long oldSize = append.oldSize();
+        long newSize = append.newSize();
+        Overlay data = new Overlay(append.position(), append.cleartext(), 0, append.length());
+        DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, false);
+        long retag = dirty.retag();
+        if (retag >= 0 && (retag != lastUnitIndex || lastUnitLength != layout.storedUnitLength(retag, oldSize))) {
+            // Never expected (queueAppend checked or predicted it): refuse rather than re-tag unknown bytes.
+            throw new IOException("the file's last unit changed under a queued append");
+        }
+        lastUnitIndex = -1;
+        recordedLastUnit = -1;
+        byte[] oldLastUnit = lastUnit;
+        lastUnit = previousLastUnit;
+        previousLastUnit = oldLastUnit;
+        appendBatches(oldSize, layout.ciphertextLength(oldSize), layout.unitCount(newSize) - 1, retag, oldLastUnit,
+                lastUnitLength, newSize, data, dirty, true);
+        lastUnitIndex = recordedLastUnit;
+    }
+
+    /**
+     * Waits until no append is queued or running; a failure of one is undone (the file's size goes
+     * back to before it) and counted, and kept for the next call that {@link #drain drains}.
+     */
+    private void settleQueue() {
+        if (appendQueue == null || !appendQueue.busy()) {
+            return;
+        }
+        AppendQueue.Failure failed = appendQueue.awaitIdle();
+        queueCredit = 0;
+        if (failed != null) {
+            lastUnitIndex = -1;
+            size = failed.restoreSize();
+            Throwable cause = failed.cause();
+            keepUndone(cause instanceof EarlierWriteLostException lost ? lost : new EarlierWriteLostException(cause));
+        }
     }
 
     /**
@@ -523,8 +686,9 @@ public final class OpenFile implements java.io.Closeable {
         size = own.restoreSize;
     }
 
+    /** With {@code queued} (on the queue's runner) each batch is written at once, its failure a loss of acknowledged bytes. */
     private void appendBatches(long oldSize, long oldLength, long last, long retag, byte[] oldLastUnit, int oldLastUnitLength,
-            long newSize, Overlay data, DirtyRange dirty) throws IOException {
+            long newSize, Overlay data, DirtyRange dirty, boolean queued) throws IOException {
         for (long batchStart = dirty.first(); batchStart <= dirty.last(); batchStart += BATCH) {
             long batchEnd = Math.min(dirty.last(), batchStart + BATCH - 1);
             int units = (int) (batchEnd - batchStart + 1);
@@ -543,6 +707,15 @@ public final class OpenFile implements java.io.Closeable {
             }
             PendingWrite write = new PendingWrite(ciphertext, stored, storedLen, layout.storedUnitOffset(batchStart),
                     retagAt, retagLen, retagLen == 0 ? -1 : layout.storedUnitOffset(retag), oldLength, oldSize);
+            if (queued) {
+                write.markAnswered(); // its call returned when it was queued
+                write.run();
+                IOException lost = write.awaitAndUndo(); // cuts the file back unless its units are all written
+                if (lost != null) {
+                    throw lost;
+                }
+                continue;
+            }
             drain();
             if (writeBehind && batchEnd - batchStart + 1 >= WRITE_BEHIND_MIN_UNITS) {
                 buffers.swapStored();
@@ -582,25 +755,31 @@ public final class OpenFile implements java.io.Closeable {
      * cp's next write went on past a range that was undone).
      */
     private void settle() {
+        settleQueue();
         PendingWrite write = pending;
         if (write != null) {
             pending = null;
             try {
                 finish(write);
             } catch (IOException e) {
-                long count = undoneFailures + 1;
-                if (e instanceof EarlierWriteLostException lost) {
-                    lost.counted(count); // before it is published: a caller told of it records this count
-                }
-                if (undoneWriteFailure == null) {
-                    undoneWriteFailure = e;
-                } else {
-                    undoneWriteFailure.addSuppressed(e);
-                }
-                lastUndoneFailure = e;
-                undoneFailures = count; // under the file's lock: one writer
+                keepUndone(e);
             }
         }
+    }
+
+    /** Counts an undone write's failure and keeps it for the next call that drains (under the file's lock). */
+    private void keepUndone(IOException e) {
+        long count = undoneFailures + 1;
+        if (e instanceof EarlierWriteLostException lost) {
+            lost.counted(count); // before it is published: a caller told of it records this count
+        }
+        if (undoneWriteFailure == null) {
+            undoneWriteFailure = e;
+        } else {
+            undoneWriteFailure.addSuppressed(e);
+        }
+        lastUndoneFailure = e;
+        undoneFailures = count; // under the file's lock: one writer
     }
 
     /** How many writes that ran behind have failed and been undone so far (a channel's starting point). */

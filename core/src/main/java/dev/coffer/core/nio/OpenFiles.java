@@ -4,6 +4,8 @@ import dev.coffer.core.content.ContentKeys;
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -74,7 +76,8 @@ final class OpenFiles {
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options);
             try {
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate), fileKeyOrNull(ciphertextPath), ciphertextPath);
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate, freeSpaceOf(ciphertextPath)),
+                        fileKeyOrNull(ciphertextPath), ciphertextPath);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
@@ -85,6 +88,26 @@ final class OpenFiles {
         }
         h.refs++;
         return h;
+    }
+
+    /**
+     * How the open file asks its store for free space: one {@code statvfs} (java.io) of its storage
+     * folder, which stays where it is when the file or its folder is renamed, on the default file
+     * system; else that folder's file store, found once when first asked (under the file's lock).
+     */
+    private static OpenFile.FreeSpace freeSpaceOf(Path ciphertextPath) {
+        Path folder = ciphertextPath.toAbsolutePath().getParent();
+        if (folder.getFileSystem() == FileSystems.getDefault()) {
+            java.io.File file = folder.toFile();
+            return file::getUsableSpace; // 0 if it cannot say: then nothing is queued
+        }
+        FileStore[] store = new FileStore[1];
+        return () -> {
+            if (store[0] == null) {
+                store[0] = Files.getFileStore(folder);
+            }
+            return store[0].getUsableSpace();
+        };
     }
 
     /** The file key of what {@code ciphertextPath} names now, or null if nothing (or the store gives none). */

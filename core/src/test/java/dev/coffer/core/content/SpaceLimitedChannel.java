@@ -17,6 +17,7 @@ import java.util.List;
 final class SpaceLimitedChannel extends DelegatingChannel {
     private volatile long budget;
     private volatile long writeDelayMillis;
+    private volatile java.util.concurrent.CountDownLatch gate;
     /** Position and length of every positional write, in order. */
     final List<long[]> writes = Collections.synchronizedList(new ArrayList<>());
 
@@ -28,6 +29,14 @@ final class SpaceLimitedChannel extends DelegatingChannel {
     /** From now on, only {@code bytes} more bytes fit. */
     void setBudget(long bytes) {
         budget = bytes;
+    }
+
+    /**
+     * Each later positional write first waits until {@code gate} is counted down (null: none), so a
+     * test can hold writes running in the background while its own calls go on.
+     */
+    void setGate(java.util.concurrent.CountDownLatch gate) {
+        this.gate = gate;
     }
 
     /** Each later positional write first sleeps this long. */
@@ -50,6 +59,15 @@ final class SpaceLimitedChannel extends DelegatingChannel {
     }
 
     @Override public int write(ByteBuffer src, long position) throws IOException {
+        java.util.concurrent.CountDownLatch g = gate;
+        if (g != null) {
+            try {
+                g.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
         writes.add(new long[] {position, src.remaining()});
         long delay = writeDelayMillis;
         if (delay > 0) {

@@ -344,7 +344,7 @@ class WriteBehindTest {
         byte[] first = random(BATCH, 1);
         SpaceLimitedChannel ch = channel(file);
         OutOfMemoryAt buffers = new OutOfMemoryAt(keys.layout(), 3); // 1: the first write, 2 and 3: the next call's batches
-        try (OpenFile f = new OpenFile(ch, keys, "/f", false, buffers)) {
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false, null, buffers)) {
             f.write(ByteBuffer.wrap(first), 0);
             ch.setWriteDelayMillis(50); // the next call's first batch is still being written when its second fails
             if (firstBatchFailsToo) {
