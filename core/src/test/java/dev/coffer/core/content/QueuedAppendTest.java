@@ -229,14 +229,7 @@ class QueuedAppendTest {
             return free.get();
         });
         byte[] content = random(3 * BATCH, 6);
-        f.write(ByteBuffer.wrap(content, 0, BATCH), 0);
-        ch.setGate(gate);
-        f.write(ByteBuffer.wrap(content, BATCH, BATCH), BATCH); // written behind, held at the gate
-        Future<?> second = threads.submit(() -> f.write(ByteBuffer.wrap(content, 2 * BATCH, BATCH), 2L * BATCH));
-        assertThatThrownBy(() -> second.get(200, TimeUnit.MILLISECONDS)).as("waits for the write before it")
-                .isInstanceOf(TimeoutException.class);
-        gate.countDown();
-        second.get(10, TimeUnit.SECONDS);
+        assertTheSecondAppendWaitsForTheFirst(f, ch, content);
         assertThat(readAll(f)).isEqualTo(content);
 
         // With room again, one burst of appends (held at a gate, so the queue stays busy) asks once.
@@ -256,6 +249,21 @@ class QueuedAppendTest {
         f.close();
     }
 
+    /**
+     * Writes {@code content}'s first batch, then appends its second (written behind, held at the gate)
+     * and checks that the third waits for it, as without a queue, until the gate opens.
+     */
+    private void assertTheSecondAppendWaitsForTheFirst(OpenFile f, SpaceLimitedChannel ch, byte[] content) throws Exception {
+        f.write(ByteBuffer.wrap(content, 0, BATCH), 0);
+        ch.setGate(gate);
+        f.write(ByteBuffer.wrap(content, BATCH, BATCH), BATCH);
+        Future<?> third = threads.submit(() -> f.write(ByteBuffer.wrap(content, 2 * BATCH, BATCH), 2L * BATCH));
+        assertThatThrownBy(() -> third.get(200, TimeUnit.MILLISECONDS)).as("waits for the write before it")
+                .isInstanceOf(TimeoutException.class);
+        gate.countDown();
+        third.get(10, TimeUnit.SECONDS);
+    }
+
     /** A store that cannot say how much room it has is short of room: nothing is queued, nothing fails. */
     @Test
     void aStoreThatCannotTellItsFreeSpaceQueuesNothing() throws Exception {
@@ -265,13 +273,7 @@ class QueuedAppendTest {
             throw new IOException("statvfs failed");
         });
         byte[] content = random(3 * BATCH, 7);
-        f.write(ByteBuffer.wrap(content, 0, BATCH), 0);
-        ch.setGate(gate);
-        f.write(ByteBuffer.wrap(content, BATCH, BATCH), BATCH);
-        Future<?> second = threads.submit(() -> f.write(ByteBuffer.wrap(content, 2 * BATCH, BATCH), 2L * BATCH));
-        assertThatThrownBy(() -> second.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-        gate.countDown();
-        second.get(10, TimeUnit.SECONDS);
+        assertTheSecondAppendWaitsForTheFirst(f, ch, content);
         f.close();
         assertThat(readAll(file)).isEqualTo(content);
     }
@@ -439,22 +441,14 @@ class QueuedAppendTest {
     }
 
     private static byte[] read(OpenFile f, long from, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(len);
-        while (buf.hasRemaining()) {
-            if (f.read(buf, from + buf.position()) < 0) {
-                break;
-            }
-        }
-        return buf.array();
+        return OpenFileReads.read(f, from, len);
     }
 
     private static byte[] readAll(OpenFile f) throws IOException {
-        return read(f, 0, (int) f.size());
+        return OpenFileReads.readAll(f);
     }
 
     private byte[] readAll(Path file) throws IOException {
-        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
-            return readAll(f);
-        }
+        return OpenFileReads.readAll(file, keys);
     }
 }

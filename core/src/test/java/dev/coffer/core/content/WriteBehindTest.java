@@ -409,22 +409,14 @@ class WriteBehindTest {
     }
 
     private static byte[] read(OpenFile f, long from, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(len);
-        while (buf.hasRemaining()) {
-            if (f.read(buf, from + buf.position()) < 0) {
-                break;
-            }
-        }
-        return buf.array();
+        return OpenFileReads.read(f, from, len);
     }
 
     private static byte[] readAll(OpenFile f) throws IOException {
-        return read(f, 0, (int) f.size());
+        return OpenFileReads.readAll(f);
     }
 
     private static byte[] readAll(Path file, ContentKeys keys) throws IOException {
-        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
-            return readAll(f);
-        }
+        return OpenFileReads.readAll(file, keys);
     }
 }
