@@ -482,9 +482,7 @@ public final class OpenFile implements java.io.Closeable {
         // From here until this change succeeds, the cached last unit may not be what is stored.
         lastUnitIndex = -1;
         recordedLastUnit = -1;
-        if (dirty != null && !rekey && dirty.first() > oldLast
-                && (dirty.retag() < 0 || (dirty.retag() == cachedLastUnit
-                        && lastUnitLength == layout.storedUnitLength(cachedLastUnit, oldSize)))) {
+        if (dirty != null && !rekey && dirty.first() > oldLast && retagsFromCopy(dirty.retag(), cachedLastUnit, oldSize)) {
             appendUnits(oldSize, newSize, data, dirty);
             return;
         }
@@ -544,10 +542,7 @@ public final class OpenFile implements java.io.Closeable {
         long oldLength = layout.ciphertextLength(oldSize);
         long last = layout.unitCount(newSize) - 1;
         long retag = dirty.retag();
-        // The old last unit's bytes move aside: the new last unit is recorded into lastUnit meanwhile.
-        byte[] oldLastUnit = lastUnit;
-        lastUnit = previousLastUnit;
-        previousLastUnit = oldLastUnit;
+        byte[] oldLastUnit = setAsideLastUnit();
         int oldLastUnitLength = lastUnitLength;
         try {
             appendBatches(oldSize, oldLength, last, retag, oldLastUnit, oldLastUnitLength, newSize, data, dirty, false);
@@ -561,6 +556,25 @@ public final class OpenFile implements java.io.Closeable {
         }
         size = newSize;
         lastUnitIndex = recordedLastUnit;
+    }
+
+    /**
+     * Whether an append's re-tag of unit {@code retag} (-1: none) can use the copy of {@code recorded},
+     * the last unit this object wrote: it is that unit, still as long as in a file of {@code oldSize}.
+     */
+    private boolean retagsFromCopy(long retag, long recorded, long oldSize) {
+        return retag < 0 || (retag == recorded && lastUnitLength == layout.storedUnitLength(recorded, oldSize));
+    }
+
+    /**
+     * Moves the old last unit's bytes aside (returned) so the new last unit is recorded into
+     * {@link #lastUnit} while an append re-tags the old one from them.
+     */
+    private byte[] setAsideLastUnit() {
+        byte[] old = lastUnit;
+        lastUnit = previousLastUnit;
+        previousLastUnit = old;
+        return old;
     }
 
     /**
@@ -582,14 +596,13 @@ public final class OpenFile implements java.io.Closeable {
         if (pending != null) {
             drain(); // only the unqueued path writes behind, and only while the queue is idle
         }
-        if (!appendQueue.busy()) {
-            queueCredit = 0; // a new burst: the store is asked afresh, it may have filled up meanwhile
-        }
         // While the queue is busy its last append leaves the new end's unit recorded, or fails (then
         // the offer is refused); while idle the recorded unit is this call's to check.
-        if (!appendQueue.busy() && dirty.retag() >= 0 && (dirty.retag() != lastUnitIndex
-                || lastUnitLength != layout.storedUnitLength(lastUnitIndex, oldSize))) {
-            return false;
+        if (!appendQueue.busy()) {
+            queueCredit = 0; // a new burst: the store is asked afresh, it may have filled up meanwhile
+            if (!retagsFromCopy(dirty.retag(), lastUnitIndex, oldSize)) {
+                return false;
+            }
         }
         if (!roomToQueue(layout.ciphertextLength(newSize) - layout.ciphertextLength(oldSize))) {
             return false;
@@ -635,15 +648,13 @@ public final class OpenFile implements java.io.Closeable {
         Overlay data = new Overlay(append.position(), append.cleartext(), 0, append.length());
         DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, false);
         long retag = dirty.retag();
-        if (retag >= 0 && (retag != lastUnitIndex || lastUnitLength != layout.storedUnitLength(retag, oldSize))) {
+        if (!retagsFromCopy(retag, lastUnitIndex, oldSize)) {
             // Never expected (queueAppend checked or predicted it): refuse rather than re-tag unknown bytes.
             throw new IOException("the file's last unit changed under a queued append");
         }
         lastUnitIndex = -1;
         recordedLastUnit = -1;
-        byte[] oldLastUnit = lastUnit;
-        lastUnit = previousLastUnit;
-        previousLastUnit = oldLastUnit;
+        byte[] oldLastUnit = setAsideLastUnit();
         appendBatches(oldSize, layout.ciphertextLength(oldSize), layout.unitCount(newSize) - 1, retag, oldLastUnit,
                 lastUnitLength, newSize, data, dirty, true);
         lastUnitIndex = recordedLastUnit;

@@ -162,10 +162,7 @@ class QueuedAppendTest {
     void aFailedQueuedAppendIsCountedOnceForEveryReporter() throws Exception {
         Path file = tmp.resolve("c.c9r");
         SpaceLimitedChannel ch = channel(file);
-        OpenFile f = new OpenFile(ch, keys, "/f", false, ROOMY);
-        f.write(ByteBuffer.wrap(random(BATCH, 3)), 0);
-        ch.setGate(gate);
-        f.write(ByteBuffer.wrap(random(BATCH, 4)), BATCH);
+        OpenFile f = withOneAppendHeld(ch, 3);
         ch.setBudget(0);
         gate.countDown();
         awaitRunnerStopped(f);
@@ -342,6 +339,18 @@ class QueuedAppendTest {
         assertThat(readAll(file)).isEqualTo(model);
     }
 
+    /**
+     * A file on {@code ch} with one batch of {@code random(BATCH, seed)} written, then one of
+     * {@code random(BATCH, seed + 1)} appended, queued and held at the gate.
+     */
+    private OpenFile withOneAppendHeld(SpaceLimitedChannel ch, long seed) throws IOException {
+        OpenFile f = new OpenFile(ch, keys, "/f", false, ROOMY);
+        f.write(ByteBuffer.wrap(random(BATCH, seed)), 0);
+        ch.setGate(gate);
+        f.write(ByteBuffer.wrap(random(BATCH, seed + 1)), BATCH);
+        return f;
+    }
+
     private static void awaitRunnerStopped(OpenFile f) throws InterruptedException {
         while (f.appendsRunning()) {
             Thread.sleep(1);
@@ -393,11 +402,7 @@ class QueuedAppendTest {
     @Test
     void aChangeAfterTheLastWriteWaitsForTheQueue() throws Exception {
         Path file = tmp.resolve("t.c9r");
-        SpaceLimitedChannel ch = channel(file);
-        OpenFile f = new OpenFile(ch, keys, "/f", false, ROOMY);
-        f.write(ByteBuffer.wrap(random(BATCH, 30)), 0);
-        ch.setGate(gate);
-        f.write(ByteBuffer.wrap(random(BATCH, 31)), BATCH);
+        OpenFile f = withOneAppendHeld(channel(file), 30);
         long[] lengthSeen = new long[1];
         Future<?> change = threads.submit(() -> {
             f.whenWritesLanded(() -> lengthSeen[0] = Files.size(file));
