@@ -133,13 +133,14 @@ final class FileOps {
             // (~35 ms of C2 during the first streamed GiB) for no gain once the entry exists.
             r = reads.computeIfAbsent(fh, h -> new StreamingReads(ch, changes, rings, timing));
         }
+        long streamsBefore = r.streamsStarted();
         int served = r.serve(buf, size, offset);
         if (served >= 0) {
             streamed.increment();
             return served;
         }
         int n = readDirectly(ch, buf, size, offset);
-        r.readDirectly(offset, size, n);
+        r.readDirectly(offset, size, n, streamsBefore);
         return n;
     }
 

@@ -35,6 +35,8 @@ final class StreamingReads {
     private ReadStream stream;
     private int served;
     private int wasted;
+    /** Streams this handle started so far: tells a request that began before the running stream from one it missed. */
+    private long started;
     private boolean closed;
 
     StreamingReads(FileChannel channel, ContentChanges changes, Semaphore rings, StreamTiming timing) {
@@ -65,10 +67,24 @@ final class StreamingReads {
         return n;
     }
 
-    /** Records a request the caller read itself ({@code n} bytes at {@code offset}); may start a stream after it. */
-    void readDirectly(long offset, long size, int n) {
+    /** How many streams this handle has started; taken before {@link #serve} and handed to {@link #readDirectly}. */
+    synchronized long streamsStarted() {
+        return started;
+    }
+
+    /**
+     * Records a request the caller read itself ({@code n} bytes at {@code offset}); may start a stream
+     * after it. {@code streamsBefore} is {@link #streamsStarted()} from before the request asked the
+     * stream: a request that was already in flight when the running stream started (the kernel has
+     * two at once) was no miss of that stream, and replacing the stream for it would throw away a
+     * stream that serves the next request, again and again until the handle gave up streaming.
+     */
+    void readDirectly(long offset, long size, int n, long streamsBefore) {
         ReadStream old = null;
         synchronized (this) {
+            if (stream != null && started != streamsBefore) {
+                return;
+            }
             streak = offset == lastEnd ? streak + 1 : 0;
             lastEnd = offset + Math.max(n, 0);
             if (!STREAMING || closed || wasted >= MAX_WASTED || streak < STREAK || size < MIN_REQUEST || n != size
@@ -92,6 +108,7 @@ final class StreamingReads {
             }
             try {
                 stream = ReadStream.start(channel, changes, lastEnd, rings::release, timing);
+                started++;
                 served = 0;
             } catch (RuntimeException | OutOfMemoryError e) {
                 // No thread or memory for a stream (start gave the permit back): the reads go on directly.

@@ -200,8 +200,9 @@ class StreamingReadsTest {
         StreamingReads reads = new StreamingReads(ch, new ContentChanges(), rings, PATIENT);
         Pointer buf = buffer();
         for (long pos = 0; pos < 3 * REQUEST; pos += REQUEST) {
+            long before = reads.streamsStarted();
             if (reads.serve(buf, REQUEST, pos) < 0) {
-                reads.readDirectly(pos, REQUEST, REQUEST);
+                reads.readDirectly(pos, REQUEST, REQUEST, before);
             }
         }
         ReadStream stream = reads.stream();
@@ -218,6 +219,41 @@ class StreamingReadsTest {
         assertThat(stream.slotArrays()).as("and dropped: a handle kept open holds no ring").isEmpty();
         assertThat(rings.availablePermits()).as("the ring's permit is back").isEqualTo(1);
         ch.close();
+    }
+
+    @Test
+    void aRequestInFlightWhenTheStreamStartsDoesNotReplaceIt() throws Exception {
+        // The kernel has two requests of a file in flight: the one after the request that starts the
+        // stream found no stream and is read directly while the stream begins at its offset. It
+        // once replaced the stream, and the next in-flight request the new one, until the handle gave
+        // up streaming: a mount read a whole file without a single streamed request.
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            StreamingReads reads = new StreamingReads(ch, new ContentChanges(), new Semaphore(1), PATIENT);
+            Pointer buf = buffer();
+            for (long pos = 0; pos < 2 * REQUEST; pos += REQUEST) {
+                long before = reads.streamsStarted();
+                assertThat(reads.serve(buf, REQUEST, pos)).isEqualTo(-1);
+                reads.readDirectly(pos, REQUEST, REQUEST, before);
+            }
+            long thirdBefore = reads.streamsStarted();
+            assertThat(reads.serve(buf, REQUEST, 2 * REQUEST)).isEqualTo(-1);
+            long fourthBefore = reads.streamsStarted();
+            assertThat(reads.serve(buf, REQUEST, 3 * REQUEST)).as("in flight before any stream").isEqualTo(-1);
+            reads.readDirectly(2 * REQUEST, REQUEST, REQUEST, thirdBefore);
+            ReadStream stream = reads.stream();
+            assertThat(stream).as("the third sequential request started a stream at the fourth").isNotNull();
+
+            reads.readDirectly(3 * REQUEST, REQUEST, REQUEST, fourthBefore);
+            assertThat(reads.stream()).as("the fourth, read directly, kept the stream").isSameAs(stream);
+            for (long pos = 4 * REQUEST; pos < 12 * REQUEST; pos += REQUEST) {
+                assertThat(reads.serve(buf, REQUEST, pos)).as("served by the stream at %d", pos).isEqualTo(REQUEST);
+                byte[] got = new byte[REQUEST];
+                buf.get(0, got, 0, REQUEST);
+                assertThat(got).isEqualTo(slice((int) pos, REQUEST));
+            }
+            assertThat(reads.stream()).isSameAs(stream);
+            reads.close();
+        }
     }
 
     @Test
