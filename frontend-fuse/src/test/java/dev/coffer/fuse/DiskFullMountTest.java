@@ -15,6 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +82,73 @@ class DiskFullMountTest {
             try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "test passphrase".toCharArray(), true)) {
                 Map<String, String> reopened = ConcurrentFioTest.digests(fs.getPath("/"));
                 assertThat(reopened).containsAllEntriesOf(before).containsKey("after.bin").hasSize(OTHER_FILES + 1);
+            }
+        }
+    }
+
+    /**
+     * Another program (a sync client downloading) fills the store while a streaming write runs through
+     * the mount. With more than {@code OpenFile.QUEUE_HEADROOM} (256 MiB) free when the write begins,
+     * its appends are queued and acknowledged before they are encrypted, so the failure may come in a
+     * queued append (reported at the writer's next request or its fsync) or, if the store was asked
+     * again in between, in the writer's own request: either way {@code dd} hears ENOSPC, the file holds
+     * a prefix of what was written with nothing after it, and every other file stays intact. (In three
+     * runs with dd's counts printed, the file held one 128 KiB request less than dd had been told was
+     * written: a queued append had failed, been undone and reported at the next request and at fsync.)
+     */
+    @Test
+    @Timeout(180)
+    void aStoreFilledByAnotherProgramDuringAStreamingWriteCostsOnlyTheUnwrittenTail() throws Exception {
+        byte[] source = new byte[96 << 20];
+        new Random(9).nextBytes(source);
+        Path sourceFile = Files.write(tmp.resolve("source.bin"), source);
+        try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("roomy"), 320)) {
+            Path vaultDir = tmpfs.dir().resolve("vault");
+            Map<String, String> before;
+            Mounts mounts = new Mounts();
+            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
+                try {
+                    Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
+                    Files.createDirectory(mnt.resolve("docs"));
+                    for (int i = 0; i < OTHER_FILES; i++) {
+                        Files.write(mnt.resolve("docs/file" + i + ".bin"), Arrays.copyOfRange(source, i * 300_000, (i + 1) * 300_000 + i));
+                    }
+                    before = ConcurrentFioTest.digests(mnt);
+                    Path stream = mnt.resolve("stream.bin");
+
+                    CompletableFuture<Shell.Result> dd = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + stream, "bs=128k", "conv=fsync");
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (!(Files.exists(stream) && Files.size(stream) >= 8 << 20) && !dd.isDone() && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
+                    }
+                    assertThat(dd.isDone()).as("dd still writing when the store fills up").isFalse();
+                    Path ballast = tmpfs.leaveFree("downloaded-by-someone-else.bin", 64 << 10);
+
+                    Shell.Result result = dd.get(120, TimeUnit.SECONDS);
+                    assertThat(result.exit()).as(result.output()).isNotZero();
+                    assertThat(result.output()).contains("No space left on device");
+                    byte[] kept = Files.readAllBytes(stream);
+                    assertThat(kept.length).as("what was written before the store filled up").isGreaterThanOrEqualTo(8 << 20);
+                    assertThat(Arrays.equals(kept, Arrays.copyOf(source, kept.length))).as("a prefix of the source, nothing after it").isTrue();
+                    assertThat(ConcurrentFioTest.digests(mnt.resolve("docs"))).isEqualTo(Map.copyOf(prefixRemoved(before, "docs/")));
+
+                    Files.delete(ballast);
+                    Files.write(mnt.resolve("after.bin"), Arrays.copyOf(source, 1 << 20));
+                    assertThat(Files.readAllBytes(mnt.resolve("after.bin"))).isEqualTo(Arrays.copyOf(source, 1 << 20));
+                    before.put("stream.bin", ConcurrentFioTest.digests(mnt).get("stream.bin"));
+                } finally {
+                    mounts.close();
+                }
+            }
+            try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "test passphrase".toCharArray(), true)) {
+                Map<String, String> reopened = ConcurrentFioTest.digests(fs.getPath("/"));
+                assertThat(reopened).containsAllEntriesOf(before).containsKey("after.bin").hasSize(OTHER_FILES + 2);
             }
         }
     }
