@@ -37,52 +37,27 @@ class DiskFullMountTest {
     @Test
     @Timeout(180)
     void theWriterGetsEnospcAndNothingElseIsHurt() throws Exception {
-        byte[] source = new byte[16 << 20];
-        new Random(8).nextBytes(source);
+        byte[] source = randomBytes(16 << 20, 8);
         Path sourceFile = Files.write(tmp.resolve("source.bin"), source);
         try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("small"), 8)) {
-            Path vaultDir = tmpfs.dir().resolve("vault");
-            Map<String, String> before;
-            Mounts mounts = new Mounts();
-            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
-                try {
-                    Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
-                    Files.createDirectory(mnt.resolve("docs"));
-                    for (int i = 0; i < OTHER_FILES; i++) {
-                        Files.write(mnt.resolve("docs/file" + i + ".bin"), Arrays.copyOfRange(source, i * 300_000, (i + 1) * 300_000 + i));
-                    }
-                    before = ConcurrentFioTest.digests(mnt);
+            onAVaultIn(tmpfs, source, mnt -> {
+                Shell.Result dd = Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + mnt.resolve("filler.bin"), "bs=64k", "conv=fsync");
+                assertThat(dd.exit()).as(dd.output()).isNotZero();
+                assertThat(dd.output()).contains("No space left on device");
+                assertIsAPrefix(mnt.resolve("filler.bin"), source, 1);
 
-                    Shell.Result dd = Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + mnt.resolve("filler.bin"), "bs=64k", "conv=fsync");
-                    assertThat(dd.exit()).as(dd.output()).isNotZero();
-                    assertThat(dd.output()).contains("No space left on device");
-                    byte[] filler = Files.readAllBytes(mnt.resolve("filler.bin"));
-                    assertThat(filler.length).as("what dd wrote before the failing write").isPositive();
-                    assertThat(Arrays.equals(filler, Arrays.copyOf(source, filler.length))).isTrue();
-
-                    try (FileChannel ch = FileChannel.open(mnt.resolve("java.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                        assertThatThrownBy(() -> {
-                            for (int i = 0; i < 1000; i++) {
-                                ch.write(ByteBuffer.wrap(source, 0, 1 << 16));
-                            }
-                            ch.force(true);
-                        }).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
-                    }
-
-                    assertThat(ConcurrentFioTest.digests(mnt.resolve("docs")))
-                            .isEqualTo(Map.copyOf(prefixRemoved(before, "docs/")));
-                    Files.delete(mnt.resolve("filler.bin"));
-                    Files.delete(mnt.resolve("java.bin"));
-                    Files.write(mnt.resolve("after.bin"), Arrays.copyOf(source, 1 << 20));
-                    assertThat(Files.readAllBytes(mnt.resolve("after.bin"))).isEqualTo(Arrays.copyOf(source, 1 << 20));
-                } finally {
-                    mounts.close();
+                try (FileChannel ch = FileChannel.open(mnt.resolve("java.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    assertThatThrownBy(() -> {
+                        for (int i = 0; i < 1000; i++) {
+                            ch.write(ByteBuffer.wrap(source, 0, 1 << 16));
+                        }
+                        ch.force(true);
+                    }).isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
                 }
-            }
-            try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "test passphrase".toCharArray(), true)) {
-                Map<String, String> reopened = ConcurrentFioTest.digests(fs.getPath("/"));
-                assertThat(reopened).containsAllEntriesOf(before).containsKey("after.bin").hasSize(OTHER_FILES + 1);
-            }
+                assertDocsIntact(mnt);
+                Files.delete(mnt.resolve("filler.bin"));
+                Files.delete(mnt.resolve("java.bin"));
+            });
         }
     }
 
@@ -99,63 +74,87 @@ class DiskFullMountTest {
     @Test
     @Timeout(180)
     void aStoreFilledByAnotherProgramDuringAStreamingWriteCostsOnlyTheUnwrittenTail() throws Exception {
-        byte[] source = new byte[96 << 20];
-        new Random(9).nextBytes(source);
+        byte[] source = randomBytes(96 << 20, 9);
         Path sourceFile = Files.write(tmp.resolve("source.bin"), source);
         try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("roomy"), 320)) {
-            Path vaultDir = tmpfs.dir().resolve("vault");
-            Map<String, String> before;
-            Mounts mounts = new Mounts();
-            try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
-                try {
-                    Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
-                    Files.createDirectory(mnt.resolve("docs"));
-                    for (int i = 0; i < OTHER_FILES; i++) {
-                        Files.write(mnt.resolve("docs/file" + i + ".bin"), Arrays.copyOfRange(source, i * 300_000, (i + 1) * 300_000 + i));
+            onAVaultIn(tmpfs, source, mnt -> {
+                Path stream = mnt.resolve("stream.bin");
+                CompletableFuture<Shell.Result> dd = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + stream, "bs=128k", "conv=fsync");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
                     }
-                    before = ConcurrentFioTest.digests(mnt);
-                    Path stream = mnt.resolve("stream.bin");
-
-                    CompletableFuture<Shell.Result> dd = CompletableFuture.supplyAsync(() -> {
-                        try {
-                            return Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + stream, "bs=128k", "conv=fsync");
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
-                    });
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                    while (!(Files.exists(stream) && Files.size(stream) >= 8 << 20) && !dd.isDone() && System.nanoTime() < deadline) {
-                        Thread.sleep(1);
-                    }
-                    assertThat(dd.isDone()).as("dd still writing when the store fills up").isFalse();
-                    Path ballast = tmpfs.leaveFree("downloaded-by-someone-else.bin", 64 << 10);
-
-                    Shell.Result result = dd.get(120, TimeUnit.SECONDS);
-                    assertThat(result.exit()).as(result.output()).isNotZero();
-                    assertThat(result.output()).contains("No space left on device");
-                    byte[] kept = Files.readAllBytes(stream);
-                    assertThat(kept.length).as("what was written before the store filled up").isGreaterThanOrEqualTo(8 << 20);
-                    assertThat(Arrays.equals(kept, Arrays.copyOf(source, kept.length))).as("a prefix of the source, nothing after it").isTrue();
-                    assertThat(ConcurrentFioTest.digests(mnt.resolve("docs"))).isEqualTo(Map.copyOf(prefixRemoved(before, "docs/")));
-
-                    Files.delete(ballast);
-                    Files.write(mnt.resolve("after.bin"), Arrays.copyOf(source, 1 << 20));
-                    assertThat(Files.readAllBytes(mnt.resolve("after.bin"))).isEqualTo(Arrays.copyOf(source, 1 << 20));
-                    before.put("stream.bin", ConcurrentFioTest.digests(mnt).get("stream.bin"));
-                } finally {
-                    mounts.close();
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!(Files.exists(stream) && Files.size(stream) >= 8 << 20) && !dd.isDone() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
                 }
-            }
-            try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "test passphrase".toCharArray(), true)) {
-                Map<String, String> reopened = ConcurrentFioTest.digests(fs.getPath("/"));
-                assertThat(reopened).containsAllEntriesOf(before).containsKey("after.bin").hasSize(OTHER_FILES + 2);
-            }
+                assertThat(dd.isDone()).as("dd still writing when the store fills up").isFalse();
+                Path ballast = tmpfs.leaveFree("downloaded-by-someone-else.bin", 64 << 10);
+
+                Shell.Result result = dd.get(120, TimeUnit.SECONDS);
+                assertThat(result.exit()).as(result.output()).isNotZero();
+                assertThat(result.output()).contains("No space left on device");
+                assertIsAPrefix(stream, source, 8 << 20);
+                assertDocsIntact(mnt);
+                Files.delete(ballast);
+            });
         }
     }
 
-    private static Map<String, String> prefixRemoved(Map<String, String> m, String prefix) {
-        Map<String, String> out = new java.util.TreeMap<>();
-        m.forEach((k, v) -> out.put(k.substring(prefix.length()), v));
-        return out;
+    /** What a test does on the mount between the other files' writing and the checks at the end. */
+    private interface Steps {
+        void run(Path mnt) throws Exception;
+    }
+
+    private Map<String, String> docsBefore;
+
+    /**
+     * Creates a vault in {@code tmpfs}, mounts it, writes the other files, runs {@code steps}; then, once
+     * room is made, writes one more file and reads it back, and reopens the vault: it holds exactly
+     * what the mount showed at the end.
+     */
+    private void onAVaultIn(TmpfsMount tmpfs, byte[] source, Steps steps) throws Exception {
+        Path vaultDir = tmpfs.dir().resolve("vault");
+        Map<String, String> atTheEnd;
+        Mounts mounts = new Mounts();
+        try (CofferFileSystem fs = CofferFileSystems.create(vaultDir, "test passphrase".toCharArray(), VaultMountTest.FAST)) {
+            try {
+                Path mnt = mounts.mount(fs.getPath("/"), tmp.resolve("mnt")).mountPoint();
+                Files.createDirectory(mnt.resolve("docs"));
+                for (int i = 0; i < OTHER_FILES; i++) {
+                    Files.write(mnt.resolve("docs/file" + i + ".bin"), Arrays.copyOfRange(source, i * 300_000, (i + 1) * 300_000 + i));
+                }
+                docsBefore = ConcurrentFioTest.digests(mnt.resolve("docs"));
+                steps.run(mnt);
+                Files.write(mnt.resolve("after.bin"), Arrays.copyOf(source, 1 << 20));
+                assertThat(Files.readAllBytes(mnt.resolve("after.bin"))).isEqualTo(Arrays.copyOf(source, 1 << 20));
+                assertDocsIntact(mnt);
+                atTheEnd = ConcurrentFioTest.digests(mnt);
+            } finally {
+                mounts.close();
+            }
+        }
+        try (CofferFileSystem fs = CofferFileSystems.open(vaultDir, "test passphrase".toCharArray(), true)) {
+            assertThat(ConcurrentFioTest.digests(fs.getPath("/"))).isEqualTo(atTheEnd).containsKey("after.bin");
+        }
+    }
+
+    private void assertDocsIntact(Path mnt) throws IOException {
+        assertThat(ConcurrentFioTest.digests(mnt.resolve("docs"))).hasSize(OTHER_FILES).isEqualTo(docsBefore);
+    }
+
+    private static byte[] randomBytes(int size, long seed) {
+        byte[] b = new byte[size];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    /** The file holds at least {@code min} bytes, and they are the first bytes of {@code source}. */
+    private static void assertIsAPrefix(Path file, byte[] source, int min) throws IOException {
+        byte[] kept = Files.readAllBytes(file);
+        assertThat(kept.length).as("what was written before the store filled up").isGreaterThanOrEqualTo(min);
+        assertThat(Arrays.equals(kept, Arrays.copyOf(source, kept.length))).as("a prefix of the source, nothing after it").isTrue();
     }
 }
