@@ -35,8 +35,11 @@ final class StreamingReads {
     private ReadStream stream;
     private int served;
     private int wasted;
-    /** Streams this handle started so far: tells a request that began before the running stream from one it missed. */
-    private long started;
+    /**
+     * Streams this handle started so far: tells a request that began before the running stream from
+     * one it missed. Written under this; volatile so that each request reads it without the lock.
+     */
+    private volatile long started;
     private boolean closed;
 
     StreamingReads(FileChannel channel, ContentChanges changes, Semaphore rings, StreamTiming timing) {
@@ -68,7 +71,7 @@ final class StreamingReads {
     }
 
     /** How many streams this handle has started; taken before {@link #serve} and handed to {@link #readDirectly}. */
-    synchronized long streamsStarted() {
+    long streamsStarted() {
         return started;
     }
 
