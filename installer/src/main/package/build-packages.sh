@@ -110,6 +110,8 @@ java_opts=(--java-options "-Dprism.order=es2,sw")
 # The same JIT inlining limits as app/src/main/launcher/coffer (a mount's many short requests; 3-7% on
 # fsbench's tree steps, docs/performance.md "JIT compilation").
 java_opts+=(--java-options "-XX:InlineSmallCode=1000" --java-options "-XX:FreqInlineSize=100" --java-options "-XX:MaxInlineLevel=6")
+java_opts+=(--java-options "-XX:CompileCommand=quiet" --java-options "-XX:CompileCommand=dontinline,dev/coffer/core/crypto/AesXts.xor*"
+  --java-options "-XX:CompileCommand=exclude,jdk/internal/org/objectweb/asm/Frame.execute")
 if [ "$jdk_feature" -ge 24 ]; then
   java_opts+=(--java-options "--enable-native-access=ALL-UNNAMED" --java-options "--sun-misc-unsafe-memory-access=allow")
 fi
