@@ -107,8 +107,9 @@ fi
 common=(--name Coffer --app-version "$version" --vendor "Coffer" --description "Encrypted vaults for cloud-sync folders"
   --dest "$out")
 java_opts=(--java-options "-Dprism.order=es2,sw")
-# The same JIT inlining limits as app/src/main/launcher/coffer (a mount's many short requests; 3-7% on
-# fsbench's tree steps, docs/performance.md "JIT compilation").
+# The same JIT options as app/src/main/launcher/coffer (docs/performance.md, "JIT compilation"): smaller
+# inlining limits (a mount's many short requests; 3-7% on fsbench's tree steps), and two compile
+# commands that take C2's biggest tasks out of a fresh mount ("quiet" first: nothing on stdout).
 java_opts+=(--java-options "-XX:InlineSmallCode=1000" --java-options "-XX:FreqInlineSize=100" --java-options "-XX:MaxInlineLevel=6")
 java_opts+=(--java-options "-XX:CompileCommand=quiet" --java-options "-XX:CompileCommand=dontinline,dev/coffer/core/crypto/AesXts.xor*"
   --java-options "-XX:CompileCommand=exclude,jdk/internal/org/objectweb/asm/Frame.execute")
