@@ -20,14 +20,6 @@ export COFFER_JAVA_OPTS="-XX:-UseDynamicNumberOfCompilerThreads ${COFFER_JAVA_OP
 bench_workdir fresh-read
 first=${1#*=}
 "$first" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
-cpu() { awk '{print $14 + $15}' "/proc/$P/stat"; }
-# The compiler threads' ticks; the thread name holds a space, so fields count after its ")".
-jit() {
-  for f in /proc/"$P"/task/*/stat; do
-    line=$(cat "$f" 2> /dev/null) || continue
-    case "$line" in *"(C1 CompilerThre)"* | *"(C2 CompilerThre)"*) echo "${line##*) }" ;; esac
-  done | awk '{t += $12 + $13} END {print t + 0}'
-}
 steal() { awk 'NR == 1 {print $9}' /proc/stat; }
 now() { date +%s.%N; }
 secs() { echo "scale=2; ($1) / $TICK" | bc; }
@@ -35,11 +27,11 @@ mount_vault "$first" "$W/c" "$W/mnt"; dd if=/dev/zero of="$W/mnt/big" bs=128K co
 for _ in $(seq "$R"); do
   for v in "$@"; do
     name=${v%%=*}; launcher=${v#*=}
-    m0=$(now); mount_vault "$launcher" "$W/c" "$W/mnt"; m1=$(now); cm=$(cpu)
+    m0=$(now); mount_vault "$launcher" "$W/c" "$W/mnt"; m1=$(now); cm=$(jvm_ticks)
     sync; echo 3 > /proc/sys/vm/drop_caches
-    st0=$(steal); j0=$(jit); c0=$(cpu); s=$(now)
+    st0=$(steal); j0=$(jit_ticks); c0=$(jvm_ticks); s=$(now)
     dd if="$W/mnt/big" of=/dev/null bs=128K status=none
-    e=$(now); c1=$(cpu); j1=$(jit); st1=$(steal)
+    e=$(now); c1=$(jvm_ticks); j1=$(jit_ticks); st1=$(steal)
     printf "%-8s mount %.2f s (%s CPU-s) | read %.2f s, %s CPU-s, JIT %s, steal %d ticks\n" "$name" \
       "$(echo "$m1 - $m0" | bc)" "$(secs "$cm")" "$(echo "$e - $s" | bc)" "$(secs "$c1 - $c0")" \
       "$(secs "$j1 - $j0")" $((st1 - st0))

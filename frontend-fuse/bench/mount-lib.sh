@@ -5,6 +5,8 @@
 #   bench_workdir NAME          W = /dev/shm/coffer-NAME.XXXXXX with W/mnt and W/pass (a passphrase)
 #   mount_vault L VAULT MNT     `L mount VAULT MNT` in the background (P = its pid), once MNT is mounted
 #   unmount_vault               SIGTERM to P (the mount unmounts and locks the vault), then waits for it
+#   jvm_ticks                   CPU ticks (user + system) the mount's JVM (P) has used so far
+#   jit_ticks                   the same for its compiler threads (C1, C2) alone
 P=
 bench_workdir() {
   W=$(mktemp -d "/dev/shm/coffer-$1.XXXXXX")
@@ -17,3 +19,12 @@ mount_vault() {
   echo "not mounted" >&2; exit 1
 }
 unmount_vault() { kill -TERM "$P"; wait "$P" || true; P=; }
+jvm_ticks() { awk '{print $14 + $15}' "/proc/$P/stat"; }
+# The launcher execs java, so P is the JVM. A thread's name holds a space, so its fields are counted
+# after the closing parenthesis (utime, stime: 12, 13).
+jit_ticks() {
+  for f in /proc/"$P"/task/*/stat; do
+    line=$(cat "$f" 2> /dev/null) || continue # a thread that ended meanwhile
+    case "$line" in *"(C1 CompilerThre)"* | *"(C2 CompilerThre)"*) echo "${line##*) }" ;; esac
+  done | awk '{t += $12 + $13} END {print t + 0}'
+}

@@ -17,7 +17,7 @@ for _ in $(seq "$R"); do
   for v in "$@"; do
     name=${v%%=*}; launcher=${v#*=}
     t0=$(date +%s.%N); mount_vault "$launcher" "$W/c" "$W/mnt"; t1=$(date +%s.%N)
-    echo "$name $(echo "$t1 - $t0" | bc) $(awk '{print $14+$15}' "/proc/$P/stat")"
+    echo "$name $(echo "$t1 - $t0" | bc) $(jvm_ticks)"
     unmount_vault
   done
 done | awk '{s[$1] = s[$1] " " sprintf("%.2f", $2); c[$1] = c[$1] " " $3; n[$1] = 1}

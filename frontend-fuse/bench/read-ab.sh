@@ -16,14 +16,13 @@ first=${1#*=}
 "$first" create "$W/c" --scrypt-n 16384 --combo "${COMBO:-SIV_XTSHMAC}" --passphrase-file "$W/pass" > /dev/null
 mnt() { mount_vault "$1" "$W/c" "$W/mnt"; }
 umnt() { unmount_vault; }
-cpu() { awk '{print $14+$15}' "/proc/$P/stat"; }
 now() { date +%s.%N; }
 mnt "$first"; dd if=/dev/zero of="$W/mnt/big" bs=128K count=8192 conv=fsync status=none; umnt
 for _ in $(seq "$R"); do
   for v in "$@"; do
     name=${v%%=*}; launcher=${v#*=}
     mnt "$launcher"; sync; echo 3 > /proc/sys/vm/drop_caches
-    c0=$(cpu); s=$(now); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(now); c1=$(cpu)
+    c0=$(jvm_ticks); s=$(now); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(now); c1=$(jvm_ticks)
     echo 3 > /proc/sys/vm/drop_caches
     s2=$(now); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e2=$(now)
     printf "%s fresh %.2f cpu %.2f warm %.2f load %s\n" "$name" "$(echo "$e-$s" | bc)" \

@@ -20,20 +20,12 @@ bench_workdir read-repeat
 "$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
 mnt() { mount_vault "$L" "$W/c" "$W/mnt"; }
 umnt() { unmount_vault; }
-# CPU ticks of the mount JVM's compiler threads (the launcher execs java: $P is the JVM). The thread
-# name holds a space, so fields are counted after its closing parenthesis (utime, stime: 12, 13).
-jit() {
-  for f in /proc/"$P"/task/*/stat; do
-    line=$(cat "$f" 2> /dev/null) || continue # a thread that ended meanwhile
-    case "$line" in *"(C1 CompilerThre)"* | *"(C2 CompilerThre)"*) echo "${line##*) }" ;; esac
-  done | awk '{t += $12 + $13} END {print t + 0}'
-}
 mnt; dd if=/dev/zero of="$W/mnt/big" bs=128K count=8192 conv=fsync status=none; umnt
 for _ in $(seq "$R"); do
   mnt; sleep "$PAUSE"; line=""
   for _ in $(seq "$N"); do
     sync; echo 3 > /proc/sys/vm/drop_caches
-    j0=$(jit); s=$(date +%s.%N); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(date +%s.%N); j1=$(jit)
+    j0=$(jit_ticks); s=$(date +%s.%N); dd if="$W/mnt/big" of=/dev/null bs=128K status=none; e=$(date +%s.%N); j1=$(jit_ticks)
     line="$line $(printf '%.2f s (JIT %.2f)' "$(echo "$e-$s" | bc)" "$(echo "($j1-$j0)/$TICK" | bc -l)")"
   done
   umnt; echo "reads:$line"

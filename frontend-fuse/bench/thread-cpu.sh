@@ -20,7 +20,6 @@ bench_workdir thread-cpu
 "$L" create "$W/c" --scrypt-n 16384 --passphrase-file "$W/pass" > /dev/null
 mnt() { mount_vault "$L" "$W/c" "$W/mnt"; }
 umnt() { unmount_vault; }
-whole() { awk '{print $14+$15}' "/proc/$P/stat"; }
 # Ticks per thread group: a thread's name with its trailing number (coffer-fuse-3, GC Thread#1) dropped.
 groups() {
   for t in /proc/"$P"/task/*; do
@@ -33,13 +32,13 @@ if [ "$STEP" = read ]; then
   mnt; dd if=/dev/zero of="$W/mnt/s" bs=128K count=8192 conv=fsync status=none; umnt
 fi
 mnt; sync; echo 3 > /proc/sys/vm/drop_caches
-before=$(whole); groups > "$W/a"; t0=$(date +%s.%N)
+before=$(jvm_ticks); groups > "$W/a"; t0=$(date +%s.%N)
 if [ "$STEP" = read ]; then
   dd if="$W/mnt/s" of=/dev/null bs=128K status=none
 else
   dd if=/dev/zero of="$W/mnt/s" bs=128K count=8192 conv=fsync status=none
 fi
-t1=$(date +%s.%N); groups > "$W/b"; after=$(whole)
+t1=$(date +%s.%N); groups > "$W/b"; after=$(jvm_ticks)
 umnt
 echo "$STEP $(echo "$t1 - $t0" | bc) s, mount JVM $(echo "scale=2; ($after - $before) / $TICK" | bc) CPU-s"
 join -a 2 -e 0 -o 0,1.2,2.2 "$W/a" "$W/b" | awk -v tick="$TICK" '{d = $3 - $2; if (d > 0) printf "  %6.2f %s\n", d / tick, $1}' | sort -rn
