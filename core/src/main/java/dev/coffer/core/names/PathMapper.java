@@ -26,6 +26,8 @@ public final class PathMapper {
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
     private final EntryTypeCache entryTypes = new EntryTypeCache(System::currentTimeMillis);
+    /** Folders where lookups recently missed, whose next lookup asks {@link AbsenceProbe} first. */
+    private final RecentMisses misses = new RecentMisses();
 
     public PathMapper(Path dataDir, NameCipher names, LongNames longNames) {
         this.dataDir = dataDir;
@@ -71,20 +73,34 @@ public final class PathMapper {
     public Found lookup(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         BasicFileAttributes attrs;
         long statTime = entryTypes.now(); // before the stat: what the folder's time is compared with
+        String folder = slot.parent().dirId();
+        if (misses.likelyIn(folder, slot.encName(), statTime)) {
+            if (AbsenceProbe.absent(slot.entryPath())) {
+                misses.missed(folder, statTime);
+                return missing(slot, attributeType);
+            }
+            misses.present(folder, slot.encName());
+        }
         try {
             attrs = Files.readAttributes(slot.entryPath(), attributeType, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
-            if (alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS)) {
-                return new Found(alias, null);
-            }
-            return storedDecomposed(slot, attributeType);
+            misses.missed(folder, statTime);
+            return missing(slot, attributeType);
         }
         EntryType type = cachedTypeOf(slot.entryPath(), slot.shortened(), attrs, statTime);
         if (type == null) {
             return null;
         }
         return new Found(new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened()), attrs);
+    }
+
+    /** What {@link #lookup(Slot, Class)} answers when nothing is stored under the slot itself. */
+    private Found missing(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
+        Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));
+        if (alias != null && Files.exists(alias.payload(), LinkOption.NOFOLLOW_LINKS)) {
+            return new Found(alias, null);
+        }
+        return storedDecomposed(slot, attributeType);
     }
 
     /**
@@ -265,6 +281,7 @@ public final class PathMapper {
     public void clearCaches() {
         folders.clear();
         aliases.clear();
+        misses.clear();
     }
 
     /**
