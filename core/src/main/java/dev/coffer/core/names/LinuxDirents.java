@@ -2,14 +2,11 @@ package dev.coffer.core.names;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
@@ -47,27 +44,11 @@ final class LinuxDirents {
         int closedir(Pointer dir);
     }
 
-    private static final LibC LIBC = load();
-    /** What the JDK encodes file names with. */
-    private static final Charset NAME_CHARSET = nameCharset();
+    private static final LibC LIBC = LinuxLibC.load(LibC.class, LOG, "Listing folders through the JDK (no getdents64 in libc)");
     private static final ThreadLocal<ByteBuffer> BUFFERS =
             ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.nativeOrder()));
 
     private LinuxDirents() {}
-
-    private static LibC load() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "");
-        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("aarch64"))) {
-            return null;
-        }
-        try {
-            return LibraryLoader.create(LibC.class).failImmediately().load("c");
-        } catch (LinkageError | RuntimeException e) {
-            LOG.info("Listing folders through the JDK (no getdents64 in libc: {})", e.toString());
-            return null;
-        }
-    }
 
     /** Whether folders on the default file system are read here (Linux with a recent libc). */
     static boolean available() {
@@ -79,7 +60,7 @@ final class LinuxDirents {
         if (LIBC == null || folder.getFileSystem() != FileSystems.getDefault()) {
             return null;
         }
-        byte[] path = nativePath(folder.toString());
+        byte[] path = LinuxLibC.nativePath(folder.toString());
         if (path == null) {
             return null;
         }
@@ -129,24 +110,5 @@ final class LinuxDirents {
             case DT_UNKNOWN -> StorageItem.Kind.UNKNOWN;
             default -> StorageItem.Kind.OTHER;
         };
-    }
-
-    /** The path's NUL-terminated bytes as the JDK would pass them to the system, or null if not exact. */
-    private static byte[] nativePath(String path) {
-        byte[] bytes = path.getBytes(NAME_CHARSET);
-        if (!new String(bytes, NAME_CHARSET).equals(path)) {
-            return null;
-        }
-        byte[] terminated = new byte[bytes.length + 1];
-        System.arraycopy(bytes, 0, terminated, 0, bytes.length);
-        return terminated;
-    }
-
-    private static Charset nameCharset() {
-        try {
-            return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
-        } catch (RuntimeException e) {
-            return StandardCharsets.UTF_8;
-        }
     }
 }
