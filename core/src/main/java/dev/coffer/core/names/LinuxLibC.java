@@ -2,6 +2,7 @@ package dev.coffer.core.names;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import jnr.ffi.LibraryLoader;
 import org.slf4j.Logger;
@@ -73,7 +74,7 @@ final class LinuxLibC {
             all.append(c);
         }
         String ascii = all.toString();
-        return java.util.Arrays.equals(ascii.getBytes(NAME_CHARSET), ascii.getBytes(StandardCharsets.US_ASCII));
+        return Arrays.equals(ascii.getBytes(NAME_CHARSET), ascii.getBytes(StandardCharsets.US_ASCII));
     }
 
     private static Charset nameCharset() {

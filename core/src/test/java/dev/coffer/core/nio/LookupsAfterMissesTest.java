@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.Normalizer;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,11 +60,7 @@ class LookupsAfterMissesTest {
     void aNameStoredInNfdIsFoundAmongMisses() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            Files.writeString(fs.getPath("/stored-in-nfd"), "old content");
-            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
-            String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(NFC, Normalizer.Form.NFD), "") + ".c9r";
-            Files.move(ciphertext, ciphertext.resolveSibling(nfdName));
-            fs.mapper.invalidate(List.of());
+            TestVaults.storeInNfd(fs, vault, NFC, "old content");
             assertThat(Files.exists(fs.getPath("/missing-1"))).isFalse();
             assertThat(Files.exists(fs.getPath("/missing-2"))).isFalse();
 

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.text.Normalizer;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -31,7 +30,7 @@ class MoveOverAliasTest {
     void aFileMovedOverAnNfdStoredFileReplacesIt() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            String nfdName = storeInNfd(fs, vault, "old content");
+            String nfdName = TestVaults.storeInNfd(fs, vault, NFC, "old content");
             assertThat(names(fs)).containsExactly(NFC); // a listing learns the stored spelling
             assertThat(Files.readString(fs.getPath("/" + NFC))).isEqualTo("old content");
 
@@ -45,7 +44,7 @@ class MoveOverAliasTest {
     void anNfdStoredFileIsFoundBeforeItsFolderWasListed() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            String nfdName = storeInNfd(fs, vault, "old content");
+            String nfdName = TestVaults.storeInNfd(fs, vault, NFC, "old content");
 
             assertThat(Files.readString(fs.getPath("/" + NFC))).isEqualTo("old content"); // no listing first
             assertThatThrownBy(() -> Files.writeString(fs.getPath("/" + NFC), "x", StandardOpenOption.CREATE_NEW))
@@ -54,16 +53,6 @@ class MoveOverAliasTest {
 
             assertReplaced(fs, vault, nfdName);
         }
-    }
-
-    /** Stores a file as another implementation would: its name encrypted in NFD. Returns that ciphertext name. */
-    private static String storeInNfd(CofferFileSystem fs, Path vault, String content) throws IOException {
-        Files.writeString(fs.getPath("/stored-in-nfd"), content);
-        Path ciphertext = TestVaults.onlyCiphertextFile(vault);
-        String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(NFC, Normalizer.Form.NFD), "") + ".c9r";
-        Files.move(ciphertext, ciphertext.resolveSibling(nfdName));
-        fs.mapper.invalidate(List.of());
-        return nfdName;
     }
 
     private static void moveNewFileOverIt(CofferFileSystem fs) throws IOException {

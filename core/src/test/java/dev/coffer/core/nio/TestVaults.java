@@ -4,6 +4,7 @@ import dev.coffer.core.testing.SharedTestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.Normalizer;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -30,5 +31,18 @@ final class TestVaults {
             }
             return files.get(0);
         }
+    }
+
+    /**
+     * Stores a file in the root of an empty vault as another implementation would: its name {@code
+     * nfcName} encrypted in NFD. Returns that ciphertext name.
+     */
+    static String storeInNfd(CofferFileSystem fs, Path vault, String nfcName, String content) throws IOException {
+        Files.writeString(fs.getPath("/stored-in-nfd"), content);
+        Path ciphertext = onlyCiphertextFile(vault);
+        String nfdName = fs.mapper.names().encrypt(Normalizer.normalize(nfcName, Normalizer.Form.NFD), "") + ".c9r";
+        Files.move(ciphertext, ciphertext.resolveSibling(nfdName));
+        fs.mapper.invalidate(List.of());
+        return nfdName;
     }
 }
