@@ -41,6 +41,7 @@ final class FileOps {
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[128 * 1024]);
     private final ContentChanges changes;
     private final StreamTiming timing;
+    private final NewEntryModes modes;
     /** Per handle that has been read from: its sequential-read detection and stream. */
     private final Map<Long, StreamingReads> reads = new ConcurrentHashMap<>();
     private final LongAdder streamed = new LongAdder();
@@ -69,6 +70,7 @@ final class FileOps {
         this.handles = handles;
         this.changes = changes;
         this.timing = timing;
+        this.modes = new NewEntryModes(backing);
     }
 
     /**
@@ -111,13 +113,13 @@ final class FileOps {
         FileChannel ch;
         changes.begin();
         try {
-            ch = FileChannel.open(p, options);
+            ch = FileChannel.open(p, options, modes.atCreation(mode));
         } finally {
             changes.end();
         }
         long fh = handles.add(ch, true);
         try {
-            AttributeOps.applyMode(backing, p, mode);
+            modes.afterCreation(p, mode);
         } catch (IOException | RuntimeException e) {
             handles.release(fh);
             throw e;

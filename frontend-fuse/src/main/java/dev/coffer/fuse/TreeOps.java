@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
@@ -47,11 +48,13 @@ final class TreeOps {
     private final Object unlinkedLock = new Object();
     /** A rename can put another file's bytes under a name that is open and streaming. */
     private final ContentChanges changes;
+    private final NewEntryModes modes;
 
     TreeOps(Backing backing, NameForm names, ContentChanges changes) {
         this.backing = backing;
         this.names = names;
         this.changes = changes;
+        this.modes = new NewEntryModes(backing);
     }
 
     /**
@@ -363,8 +366,8 @@ final class TreeOps {
             throw new FileSystemException(path, null, "Operation not permitted");
         }
         Path p = backing.resolveNew(path);
-        Files.newByteChannel(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-        AttributeOps.applyMode(backing, p, mode);
+        Files.newByteChannel(p, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), modes.atCreation(mode)).close();
+        modes.afterCreation(p, mode);
     }
 
     private BasicFileAttributes existing(Path p) throws IOException {

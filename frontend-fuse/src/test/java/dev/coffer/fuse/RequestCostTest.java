@@ -31,6 +31,7 @@ class RequestCostTest {
 
     private final RecordingFileSystem rec = new RecordingFileSystem();
     private CofferFileSystem fs;
+    private Backing backing;
     private TreeOps tree;
     private AttributeOps attributes;
     private FileStat stat;
@@ -43,7 +44,7 @@ class RequestCostTest {
         for (int i = 0; i < 3; i++) {
             Files.writeString(root.resolve("d/f" + i), "content " + i);
         }
-        Backing backing = new Backing(root, 0, 0);
+        backing = new Backing(root, 0, 0);
         tree = new TreeOps(backing, NameForm.NFC, new ContentChanges());
         attributes = new AttributeOps(backing);
         stat = new FileStat(Runtime.getSystemRuntime());
@@ -93,6 +94,33 @@ class RequestCostTest {
         assertThat(rec.statted.get(1)).endsWith("/dir.c9r");
         assertThat(rec.statted.get(2)).endsWith("/symlink.c9r");
         assertNothingElse();
+    }
+
+    /**
+     * A create (tar xf, cp: one per file, O_CREAT|O_TRUNC): the core's lookup of the new name, the open
+     * that makes its ciphertext file with the asked-for permissions, and the registry's stat of it. No
+     * chmod and no second lookup (the permissions went with the open), no truncation of the new file.
+     * Where this process's umask may remove an asked-for bit, the chmod is made: see NewEntryModesTest.
+     */
+    @Test
+    void aCreateIsALookupAnOpenWithItsModeAndTheRegistrysStat() throws IOException {
+        FileOps files = new FileOps(backing, new OpenFileTable(), new ContentChanges());
+        int wronly = 01;
+        int trunc = 01000;
+        int before = rec.calls().size();
+        long fh = files.create("/d/new", 0100600, wronly | trunc);
+        try {
+            assertThat(rec.opened).singleElement().satisfies(p -> assertThat(p).endsWith(".c9r"));
+            String made = rec.opened.get(0);
+            List<String> calls = rec.calls();
+            assertThat(calls.subList(before, calls.size())).filteredOn(c -> !c.startsWith("stat ")).containsExactly("open " + made);
+            assertThat(rec.statted).hasSize(2).allSatisfy(p -> assertThat(p).isEqualTo(made));
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(made)))).isEqualTo("rw-------");
+            assertThat(rec.listed).isEmpty();
+            assertThat(rec.deleted).isEmpty();
+        } finally {
+            files.release(fh);
+        }
     }
 
     /** chmod (tar and cp -a send one per file): the core's lookup and the ciphertext file's mode, nothing else. */

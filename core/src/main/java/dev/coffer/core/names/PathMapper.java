@@ -94,6 +94,14 @@ public final class PathMapper {
         return new Found(new Entry(slot.parent(), slot.name(), type, slot.entryPath(), slot.shortened()), attrs);
     }
 
+    /**
+     * Notes that an entry was just made in {@code slot} (a new file): after the miss its creation
+     * followed, its next lookups (the kernel's stat of the new file) stat at once, without a probe.
+     */
+    public void made(Slot slot) {
+        misses.present(slot.parent().dirId(), slot.encName());
+    }
+
     /** What {@link #lookup(Slot, Class)} answers when nothing is stored under the slot itself. */
     private Found missing(Slot slot, Class<? extends BasicFileAttributes> attributeType) throws IOException {
         Entry alias = aliases.get(aliasKey(slot.parent(), slot.name()));

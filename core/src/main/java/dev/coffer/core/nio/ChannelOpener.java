@@ -1,6 +1,7 @@
 package dev.coffer.core.nio;
 
 import dev.coffer.core.names.EntryType;
+import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -13,6 +14,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -24,18 +26,25 @@ import java.util.Set;
  */
 final class ChannelOpener {
     private final Resolver resolver;
+    private final PathMapper mapper;
     private final TreeWriter writer;
     private final OpenFiles openFiles;
     private final boolean readOnly;
+    private final CreationAttributes creation;
 
-    ChannelOpener(Resolver resolver, TreeWriter writer, OpenFiles openFiles, boolean readOnly) {
+    ChannelOpener(Resolver resolver, PathMapper mapper, TreeWriter writer, OpenFiles openFiles, boolean readOnly,
+                  CreationAttributes creation) {
         this.resolver = resolver;
+        this.mapper = mapper;
         this.writer = writer;
         this.openFiles = openFiles;
         this.readOnly = readOnly;
+        this.creation = creation;
     }
 
-    FileChannel open(CofferPath path, Set<? extends OpenOption> options) throws IOException {
+    /** {@code attrs} apply only if the file is created (as in the default provider). */
+    FileChannel open(CofferPath path, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
+        FileAttribute<?>[] ciphertextAttrs = creation.forCiphertext(attrs);
         boolean append = options.contains(StandardOpenOption.APPEND);
         boolean write = append || options.contains(StandardOpenOption.WRITE);
         boolean read = options.contains(StandardOpenOption.READ) || !write;
@@ -60,7 +69,7 @@ final class ChannelOpener {
             throw new FileSystemException(l.display(), null, "Is a directory");
         }
         Path payload;
-        boolean fresh = false;
+        Slot made = null;
         if (l.entry() != null) {
             if (createNew) {
                 throw new FileAlreadyExistsException(l.display());
@@ -84,14 +93,17 @@ final class ChannelOpener {
                 writer.buildEntry(slot, l);
             }
             payload = slot.payload(EntryType.FILE);
-            fresh = true;
+            made = slot;
         }
-        OpenFiles.Handle h = openHandle(payload, write, fresh, truncate, l.display());
+        OpenFiles.Handle h = openHandle(payload, write, made != null, truncate, l.display(), ciphertextAttrs);
+        if (made != null) {
+            mapper.made(made);
+        }
         return new CleartextFileChannel(openFiles, h, read, write, append);
     }
 
-    private OpenFiles.Handle openHandle(Path payload, boolean write, boolean fresh, boolean truncate, String display)
-            throws IOException {
+    private OpenFiles.Handle openHandle(Path payload, boolean write, boolean fresh, boolean truncate, String display,
+                                        FileAttribute<?>[] ciphertextAttrs) throws IOException {
         Set<StandardOpenOption> ct = EnumSet.of(StandardOpenOption.READ);
         if (!readOnly) {
             ct.add(StandardOpenOption.WRITE);
@@ -100,7 +112,7 @@ final class ChannelOpener {
             ct.add(StandardOpenOption.CREATE_NEW);
         }
         try {
-            return openFiles.open(payload, ct, display, truncate);
+            return openFiles.open(payload, ct, display, truncate, fresh ? ciphertextAttrs : OpenFiles.NO_ATTRIBUTES);
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(display);
         } catch (NoSuchFileException e) {
@@ -110,7 +122,7 @@ final class ChannelOpener {
                 throw new AccessDeniedException(display);
             }
             // A ciphertext file without write permission can still be read.
-            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false);
+            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false, OpenFiles.NO_ATTRIBUTES);
         }
     }
 }

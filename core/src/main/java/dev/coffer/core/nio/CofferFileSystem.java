@@ -83,7 +83,7 @@ public final class CofferFileSystem extends FileSystem {
         this.resolver = new Resolver(mapper, symlinks, posix);
         this.writer = new TreeWriter(mapper, contentKeys, symlinks, openFiles);
         this.mover = new Mover(mapper, writer, openFiles);
-        this.opener = new ChannelOpener(resolver, writer, openFiles, readOnly);
+        this.opener = new ChannelOpener(resolver, mapper, writer, openFiles, readOnly, new CreationAttributes(posix));
         this.attributes = new AttributeReader(mapper, contentKeys.layout(), openFiles, posix);
         this.conflicts = new ConflictResolver(mapper, lister, new CleartextComparison(contentKeys), readOnly);
         this.root = new CofferPath(this, true, List.of());

@@ -133,7 +133,7 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(path);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        return fs.opener.open(p, options);
+        return fs.opener.open(p, options, attrs);
     }
 
     @Override

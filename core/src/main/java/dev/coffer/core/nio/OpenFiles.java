@@ -11,7 +11,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +34,8 @@ import java.util.Set;
  * cannot tell and join as before.
  */
 final class OpenFiles {
+    static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
+
     private final ContentKeys keys;
     private final Map<Path, Handle> byPath = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
@@ -65,18 +69,21 @@ final class OpenFiles {
      * when first opened. The path's file key is read here, under this registry's monitor, which Coffer's
      * own renames hold too ({@link #exclusively}): a key read earlier (by the lookup) may be stale. Only a
      * foreign replacement between the channel's open and the key's read, microseconds, goes unseen.
+     * {@code attrs} go to the ciphertext channel's open (with CREATE_NEW: the new file's permissions).
      */
-    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate)
-            throws IOException {
+    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
+                             FileAttribute<?>... attrs) throws IOException {
         Handle h = byPath.get(ciphertextPath);
         if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }
         if (h == null) {
-            FileChannel ch = FileChannel.open(ciphertextPath, options);
+            FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
+            // A file this open made is empty: truncating it would cost three system calls for nothing.
+            boolean made = options.contains(StandardOpenOption.CREATE_NEW);
             try {
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate, freeSpaceOf(ciphertextPath)),
+                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath)),
                         fileKeyOrNull(ciphertextPath), ciphertextPath);
             } catch (IOException | RuntimeException e) {
                 ch.close();

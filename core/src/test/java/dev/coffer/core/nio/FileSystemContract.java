@@ -16,9 +16,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -199,5 +203,58 @@ public abstract class FileSystemContract {
         }
         assertThat(Files.isDirectory(r.resolve("dir"))).isTrue();
         assertThat(Files.isSameFile(f, r.resolve("dir/../t"))).isTrue();
+    }
+
+    /**
+     * A new file takes the permissions it is created with, where the store keeps permissions (the
+     * others refuse them, as the default provider does on Windows); a file that exists keeps its own.
+     * The bits chosen are ones a umask of 022 or 027 keeps.
+     */
+    @Test
+    public void aNewFileTakesThePermissionsItIsCreatedWith() throws IOException {
+        Path r = root();
+        Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rw-------");
+        if (!r.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            assertThatThrownBy(() -> Files.createFile(r.resolve("a"), PosixFilePermissions.asFileAttribute(ownerOnly)))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            assertThat(Files.exists(r.resolve("a"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+            return;
+        }
+        Path a = Files.createFile(r.resolve("a"), PosixFilePermissions.asFileAttribute(ownerOnly));
+        assertThat(Files.getPosixFilePermissions(a, LinkOption.NOFOLLOW_LINKS)).isEqualTo(ownerOnly);
+
+        Set<PosixFilePermission> readOnly = PosixFilePermissions.fromString("r--r-----");
+        Path b = r.resolve("b");
+        try (FileChannel ch = FileChannel.open(b, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(readOnly))) {
+            ch.write(ByteBuffer.wrap("written through the channel that made it".getBytes(StandardCharsets.UTF_8)));
+        }
+        assertThat(Files.getPosixFilePermissions(b, LinkOption.NOFOLLOW_LINKS)).isEqualTo(readOnly);
+        assertThat(Files.readString(b)).isEqualTo("written through the channel that made it");
+
+        try (FileChannel ch = FileChannel.open(a, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")))) {
+            assertThat(ch.size()).isZero();
+        }
+        assertThat(Files.getPosixFilePermissions(a, LinkOption.NOFOLLOW_LINKS)).isEqualTo(ownerOnly);
+    }
+
+    /** An initial attribute that cannot be set at creation is refused before anything is made. */
+    @Test
+    public void anInitialAttributeOtherThanPermissionsIsRefusedAndNothingIsMade() throws IOException {
+        Path r = root();
+        FileAttribute<FileTime> modified = new FileAttribute<>() {
+            @Override
+            public String name() {
+                return "basic:lastModifiedTime";
+            }
+
+            @Override
+            public FileTime value() {
+                return FileTime.fromMillis(0);
+            }
+        };
+        assertThatThrownBy(() -> Files.createFile(r.resolve("f"), modified)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(Files.exists(r.resolve("f"), LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 }
