@@ -1,5 +1,6 @@
 package dev.coffer.core.names;
 
+import dev.coffer.core.util.LinuxLibC;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import jnr.ffi.LastError;

@@ -1,5 +1,6 @@
 package dev.coffer.core.names;
 
+import dev.coffer.core.util.LinuxLibC;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -47,14 +47,12 @@ final class CofferAttributeView implements PosixFileAttributeView {
         fs.checkWritable();
         Located l = fs.resolver.existing(path, follow);
         Path carrier = fs.attributes.attributeCarrier(l);
-        BasicFileAttributeView ciphertextView =
-                Files.getFileAttributeView(carrier, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
         OpenFile open = l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.FILE ? fs.openFiles.get(carrier) : null;
         if (open != null) {
             // a write still running behind would land after these times and overwrite them
-            open.whenWritesLanded(() -> ciphertextView.setTimes(lastModifiedTime, lastAccessTime, createTime));
+            open.whenWritesLanded(() -> CiphertextTimes.set(carrier, lastModifiedTime, lastAccessTime, createTime));
         } else {
-            ciphertextView.setTimes(lastModifiedTime, lastAccessTime, createTime);
+            CiphertextTimes.set(carrier, lastModifiedTime, lastAccessTime, createTime);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.coffer.core.names;
+package dev.coffer.core.util;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -8,11 +8,11 @@ import jnr.ffi.LibraryLoader;
 import org.slf4j.Logger;
 
 /**
- * What the core's direct calls into Linux's C library share ({@link LinuxDirents}, {@link
- * AbsenceProbe}): binding an interface to libc where that is safe, and a path's bytes exactly as the
- * JDK would pass them to the system.
+ * What the core's direct calls into Linux's C library share (listing folders, probing for absent
+ * names, setting times): binding an interface to libc where that is safe, and a path's bytes exactly
+ * as the JDK would pass them to the system.
  */
-final class LinuxLibC {
+public final class LinuxLibC {
     /** What the JDK encodes file names with. */
     private static final Charset NAME_CHARSET = nameCharset();
     /** Whether that charset encodes every ASCII character as itself (UTF-8 and ISO-8859-* do). */
@@ -24,7 +24,7 @@ final class LinuxLibC {
      * {@code api} bound to libc on Linux (amd64, aarch64), or null elsewhere or if libc lacks one of
      * its functions, which is logged with {@code fallback} (what is done instead).
      */
-    static <T> T load(Class<T> api, Logger log, String fallback) {
+    public static <T> T load(Class<T> api, Logger log, String fallback) {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "");
         if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("aarch64"))) {
@@ -39,7 +39,7 @@ final class LinuxLibC {
     }
 
     /** The path's NUL-terminated bytes as the JDK would pass them to the system, or null if not exact. */
-    static byte[] nativePath(String path) {
+    public static byte[] nativePath(String path) {
         if (!ASCII_AS_IS) {
             return encoded(path);
         }
