@@ -54,15 +54,17 @@ public final class UnitCryptor implements Destroyable {
         this.authenticated = authenticated;
         this.random = random;
         byte[] xtsKey = new byte[AesXts.KEY_LENGTH];
+        byte[] prk = new byte[32];
         try {
             hmac = Mac.getInstance("HmacSHA256");
-            Hkdf.sha256(hmac, fileSecret, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
+            Hkdf.extract(hmac, fileSecret, prk);
+            Hkdf.expand(hmac, prk, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
             xts = new AesXts(xtsKey);
-            keySectorMac(fileSecret);
+            keySectorMac(prk);
         } catch (GeneralSecurityException e) {
             throw new CryptoException("HmacSHA256 unavailable", e);
         } finally {
-            Bytes.wipe(xtsKey);
+            Bytes.wipe(xtsKey, prk);
         }
     }
 
@@ -76,13 +78,15 @@ public final class UnitCryptor implements Destroyable {
             throw new IllegalStateException("file keys destroyed");
         }
         byte[] xtsKey = new byte[AesXts.KEY_LENGTH];
+        byte[] prk = new byte[32];
         try {
-            Hkdf.sha256(hmac, fileSecret, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
+            Hkdf.extract(hmac, fileSecret, prk);
+            Hkdf.expand(hmac, prk, XTS_INFO, xtsKey, 0, AesXts.KEY_LENGTH);
             xts.rekey(xtsKey);
             sectorKey.destroy();
-            keySectorMac(fileSecret);
+            keySectorMac(prk);
         } finally {
-            Bytes.wipe(xtsKey);
+            Bytes.wipe(xtsKey, prk);
         }
         idle = false;
     }
@@ -104,11 +108,14 @@ public final class UnitCryptor implements Destroyable {
         return idle;
     }
 
-    /** Derives the sector (HMAC) key from the file secret and keys {@link #hmac} with it. */
-    private void keySectorMac(byte[] fileSecret) {
+    /**
+     * Derives the sector (HMAC) key from the file secret's HKDF pseudorandom key {@code prk} (the
+     * extract step, shared with the XTS key's derivation: both use no salt) and keys {@link #hmac} with it.
+     */
+    private void keySectorMac(byte[] prk) {
         byte[] macKey = new byte[32];
         try {
-            Hkdf.sha256(hmac, fileSecret, SECTOR_INFO, macKey, 0, 32);
+            Hkdf.expand(hmac, prk, SECTOR_INFO, macKey, 0, 32);
             sectorKey = new DestroyableKey(macKey, 0, 32, "HmacSHA256");
             hmac.init(sectorKey);
         } catch (GeneralSecurityException e) {

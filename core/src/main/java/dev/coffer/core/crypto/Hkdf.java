@@ -50,15 +50,39 @@ public final class Hkdf {
      * more than the HMACs themselves when a file is opened.
      */
     public static void sha256(Mac mac, byte[] ikm, byte[] info, byte[] out, int off, int length) {
-        if (length < 0 || length > 255 * HASH_LEN) {
-            throw new IllegalArgumentException("HKDF-SHA256 output length " + length + " out of range");
+        checkLength(length);
+        byte[] prk = new byte[HASH_LEN];
+        try {
+            extract(mac, ikm, prk);
+            expand(mac, prk, info, out, off, length);
+        } finally {
+            Bytes.wipe(prk);
         }
+    }
+
+    /**
+     * HKDF's extract step with no salt: {@code prk = HMAC(zeros, ikm)}, 32 bytes. Several keys derived
+     * from one secret with different infos share it: extract once, then {@link #expand} per key.
+     */
+    public static void extract(Mac mac, byte[] ikm, byte[] prk) {
+        if (prk.length != HASH_LEN) {
+            throw new IllegalArgumentException("a PRK is " + HASH_LEN + " bytes, not " + prk.length);
+        }
+        initMac(mac, new byte[HASH_LEN]);
+        mac.update(ikm);
+        try {
+            mac.doFinal(prk, 0);
+        } catch (javax.crypto.ShortBufferException e) {
+            throw new CryptoException("HMAC output buffer too short", e);
+        }
+    }
+
+    /** HKDF's expand step: {@code length} bytes of output keying material for {@code info} from {@code prk}. */
+    public static void expand(Mac mac, byte[] prk, byte[] info, byte[] out, int off, int length) {
+        checkLength(length);
         byte[] block = new byte[HASH_LEN];
         try {
-            initMac(mac, new byte[HASH_LEN]);
-            mac.update(ikm);
-            mac.doFinal(block, 0); // block = PRK
-            initMac(mac, block);
+            initMac(mac, prk);
             int done = 0;
             for (int counter = 1; done < length; counter++) {
                 if (counter > 1) {
@@ -75,6 +99,12 @@ public final class Hkdf {
             throw new CryptoException("HMAC output buffer too short", e);
         } finally {
             Bytes.wipe(block);
+        }
+    }
+
+    private static void checkLength(int length) {
+        if (length < 0 || length > 255 * HASH_LEN) {
+            throw new IllegalArgumentException("HKDF-SHA256 output length " + length + " out of range");
         }
     }
 

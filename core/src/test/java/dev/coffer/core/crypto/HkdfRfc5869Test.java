@@ -69,6 +69,38 @@ class HkdfRfc5869Test {
         }
     }
 
+    @Test
+    void extractThenExpandIsTheRfcsTwoSteps() throws Exception {
+        // Case 3's PRK and OKM; then one PRK expanded for Coffer's two labels equals the one-call form.
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        byte[] prk = new byte[32];
+        Hkdf.extract(mac, HEX.parseHex("0b".repeat(22)), prk);
+        assertThat(HEX.formatHex(prk)).isEqualTo("19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04");
+        byte[] okm = new byte[42];
+        Hkdf.expand(mac, prk, new byte[0], okm, 0, 42);
+        assertThat(HEX.formatHex(okm)).isEqualTo(
+                "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8");
+        byte[] ikm = range(0, 32);
+        Hkdf.extract(mac, ikm, prk);
+        for (String label : new String[] {"coffer/xts", "coffer/sector"}) {
+            byte[] info = label.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] out = new byte[66];
+            Hkdf.expand(mac, prk, info, out, 1, 64);
+            assertThat(java.util.Arrays.copyOfRange(out, 1, 65)).as(label).isEqualTo(Hkdf.sha256(ikm, info, 64));
+            assertThat(out[0]).isZero();
+            assertThat(out[65]).isZero();
+        }
+    }
+
+    @Test
+    void extractWantsA32BytePrkAndExpandAnInRangeLength() throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Hkdf.extract(mac, new byte[32], new byte[31]));
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Hkdf.expand(mac, new byte[32], new byte[0], new byte[8192], 0, 255 * 32 + 1));
+    }
+
     private static byte[] range(int from, int to) {
         byte[] b = new byte[to - from];
         for (int i = 0; i < b.length; i++) {
