@@ -568,7 +568,8 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Moves the old last unit's bytes aside (returned) so the new last unit is recorded into
-     * {@link #lastUnit} while an append re-tags the old one from them.
+     * {@link #lastUnit} while an append re-tags the old one from them. At the first append the
+     * spare is null, and {@link #recordIfLast} makes the second copy.
      */
     private byte[] setAsideLastUnit() {
         byte[] old = lastUnit;
@@ -929,9 +930,9 @@ public final class OpenFile implements java.io.Closeable {
     private void recordIfLast(long j, long last, byte[] stored, int storedOff, int len) {
         if (j == last && layout.overhead() > 0) {
             if (lastUnit == null) {
-                // Made on the first write only: a file that is just read never needs them.
+                // Made on the first write only: a file that is just read never needs it. The
+                // second copy is made by the first append's set-aside (a file written once never needs it).
                 lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
-                previousLastUnit = new byte[lastUnit.length];
             }
             lastUnitLength = len + layout.overhead();
             System.arraycopy(stored, storedOff, lastUnit, 0, lastUnitLength);
