@@ -53,6 +53,7 @@ public class FuseAdapter extends FuseStubFS {
         this.files = new FileOps(backing, handles, changes, StreamTiming.MOUNT, OpenFlagBits.HOST, WorkerRequest::requester);
         this.tree = new TreeOps(backing, names, changes);
         this.attributes = new AttributeOps(backing);
+        StructReusingCallbacks.install(fuseOperations, this);
     }
 
     /**
