@@ -33,7 +33,7 @@ final class ProcessUmask {
                     return Integer.parseInt(line.substring("Umask:".length()).trim(), 8) & 0777;
                 }
             }
-        } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
+        } catch (IOException | NumberFormatException e) {
             // not Linux, or an older kernel: unknown
         }
         return UNKNOWN;

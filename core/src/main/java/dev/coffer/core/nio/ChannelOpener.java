@@ -112,7 +112,7 @@ final class ChannelOpener {
             ct.add(StandardOpenOption.CREATE_NEW);
         }
         try {
-            return openFiles.open(payload, ct, display, truncate, fresh ? ciphertextAttrs : OpenFiles.NO_ATTRIBUTES);
+            return openFiles.open(payload, ct, display, truncate, fresh ? ciphertextAttrs : CreationAttributes.NONE);
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(display);
         } catch (NoSuchFileException e) {
@@ -122,7 +122,7 @@ final class ChannelOpener {
                 throw new AccessDeniedException(display);
             }
             // A ciphertext file without write permission can still be read.
-            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false, OpenFiles.NO_ATTRIBUTES);
+            return openFiles.open(payload, EnumSet.of(StandardOpenOption.READ), display, false, CreationAttributes.NONE);
         }
     }
 }

@@ -14,7 +14,8 @@ import java.util.Set;
  * contract asks, with {@link UnsupportedOperationException}, before anything is created.
  */
 final class CreationAttributes {
-    private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
+    /** No initial attributes: what an existing ciphertext file is opened with. */
+    static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
 
     private final boolean posix;
 

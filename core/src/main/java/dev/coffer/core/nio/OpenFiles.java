@@ -34,8 +34,6 @@ import java.util.Set;
  * cannot tell and join as before.
  */
 final class OpenFiles {
-    static final FileAttribute<?>[] NO_ATTRIBUTES = new FileAttribute<?>[0];
-
     private final ContentKeys keys;
     private final Map<Path, Handle> byPath = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
