@@ -44,25 +44,11 @@ public final class Hkdf {
     }
 
     /**
-     * HKDF-SHA256 with no salt into {@code out[off, off + length)}, computed with {@code mac} (an
-     * HmacSHA256 instance the caller owns and re-keys afterwards): the same result as
-     * {@link #sha256(byte[], byte[], int)}, without looking up a new Mac for every step, which costs
-     * more than the HMACs themselves when a file is opened.
-     */
-    public static void sha256(Mac mac, byte[] ikm, byte[] info, byte[] out, int off, int length) {
-        checkLength(length);
-        byte[] prk = new byte[HASH_LEN];
-        try {
-            extract(mac, ikm, prk);
-            expand(mac, prk, info, out, off, length);
-        } finally {
-            Bytes.wipe(prk);
-        }
-    }
-
-    /**
-     * HKDF's extract step with no salt: {@code prk = HMAC(zeros, ikm)}, 32 bytes. Several keys derived
-     * from one secret with different infos share it: extract once, then {@link #expand} per key.
+     * HKDF's extract step with no salt: {@code prk = HMAC(zeros, ikm)}, 32 bytes, computed with
+     * {@code mac} (an HmacSHA256 instance the caller owns and re-keys afterwards: looking up a new Mac
+     * for every step costs more than the HMACs themselves when a file is opened). Several keys derived
+     * from one secret with different infos share it: extract once, then {@link #expand} per key; the
+     * result equals {@link #sha256(byte[], byte[], int)}'s.
      */
     public static void extract(Mac mac, byte[] ikm, byte[] prk) {
         if (prk.length != HASH_LEN) {

@@ -55,7 +55,9 @@ class HkdfRfc5869Test {
         // Case 3 (empty salt = no salt), then Coffer-sized outputs, all through one reused Mac.
         javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
         byte[] out = new byte[44];
-        Hkdf.sha256(mac, HEX.parseHex("0b".repeat(22)), new byte[0], out, 1, 42);
+        byte[] prk = new byte[32];
+        Hkdf.extract(mac, HEX.parseHex("0b".repeat(22)), prk);
+        Hkdf.expand(mac, prk, new byte[0], out, 1, 42);
         assertThat(HEX.formatHex(out, 1, 43)).isEqualTo(
                 "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8");
         byte[] ikm = range(0, 32);
@@ -63,7 +65,8 @@ class HkdfRfc5869Test {
             byte[] info = label.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             for (int length : new int[] {0, 1, 32, 33, 64, 100}) {
                 byte[] kept = new byte[length];
-                Hkdf.sha256(mac, ikm, info, kept, 0, length);
+                Hkdf.extract(mac, ikm, prk);
+                Hkdf.expand(mac, prk, info, kept, 0, length);
                 assertThat(kept).as(label + " " + length).isEqualTo(Hkdf.sha256(ikm, info, length));
             }
         }
