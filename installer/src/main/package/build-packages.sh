@@ -14,10 +14,24 @@ input=$(readlink -f "$1"); out=$(readlink -f -m "$2"); version=$3; shift 3
 types=("$@"); ((${#types[@]})) || types=(app-image deb rpm)
 here=$(dirname "$(readlink -f "$0")")
 icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/icons")
-# The JDK whose runtime the packages bundle: $JAVA_HOME's, else the one that provides javac (JDK 17
-# on Debian 12). A JDK 25 runtime makes the package ~12 MB bigger and is not faster overall (docs/packaging.md).
-jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 log() { echo "build-packages: $*" >&2; }
+# The JDK whose runtime the packages bundle: $COFFER_PACKAGE_JDK; else the newest JDK 25+ in
+# /usr/lib/jvm with jlink and jpackage, whose runtime gets an AOT cache trained here (a fresh mount
+# reads ~6% faster; docs/packaging.md); else $JAVA_HOME's, else the one that provides javac (JDK 17 on
+# Debian 12). COFFER_AOT_CACHE=0 builds without the cache.
+feature_of() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
+newest_jdk25() {
+  local best="" best_feature=0 candidate feature
+  for candidate in /usr/lib/jvm/*/; do
+    candidate=${candidate%/}
+    [ -x "$candidate/bin/jlink" ] && [ -x "$candidate/bin/jpackage" ] || continue
+    feature=$(feature_of "$candidate")
+    [ -n "$feature" ] && [ "$feature" -ge 25 ] && [ "$feature" -gt "$best_feature" ] && { best=$candidate; best_feature=$feature; }
+  done
+  echo "$best"
+}
+jdk=${COFFER_PACKAGE_JDK:-$(newest_jdk25)}
+jdk=${jdk:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}}
 
 # jlink takes the JDK's modules from its jmods folder (Debian's openjdk-17-jdk-headless has it); a JDK
 # 24+ without one can link from its own run-time image (JEP 493) if it was built to allow that.
@@ -107,6 +121,10 @@ fi
 common=(--name Coffer --app-version "$version" --vendor "Coffer" --description "Encrypted vaults for cloud-sync folders"
   --dest "$out")
 java_opts=(--java-options "-Dprism.order=es2,sw")
+# The JVM's own warnings and errors go to stderr, not stdout, where `coffer mount` and `coffer serve`
+# print what scripts read. (An AOT cache that does not match its jars, one changed since packaging,
+# is ignored with four lines there that no -Xlog option silences; the app runs as without a cache.)
+java_opts+=(--java-options "-Xlog:disable" --java-options "-Xlog:all=warning:stderr")
 # The same JIT options as app/src/main/launcher/coffer (docs/performance.md, "JIT compilation"): smaller
 # inlining limits (a mount's many short requests; 3-7% on fsbench's tree steps), and two compile
 # commands that take C2's biggest tasks out of a fresh mount ("quiet" first: nothing on stdout).
@@ -120,6 +138,18 @@ fi
 "$jdk/bin/jpackage" --type app-image "${common[@]}" --runtime-image "$out/runtime" \
   --input "$out/classpath" --main-jar "$main_jar" --main-class dev.coffer.app.Main \
   --icon "$icons/coffer-256.png" "${java_opts[@]}"
+if [ "$jdk_feature" -ge 25 ] && [ "${COFFER_AOT_CACHE:-1}" != 0 ]; then
+  # The cache holds each jar's modification time, and jpackage copies the app image into the .deb
+  # with new ones: every file gets the build's time now, and dpkg-deb clamps the copies' times back
+  # to it (SOURCE_DATE_EPOCH), so that the installed jars match the cache. tar keeps them anyway.
+  export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date +%s)}
+  find "$out/Coffer" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+  "$here/train-aot-cache.sh" "$out/Coffer"
+elif [ "$jdk_feature" -ge 25 ]; then
+  log "no AOT cache (COFFER_AOT_CACHE=0)"
+else
+  log "no AOT cache: the runtime is JDK $jdk_feature, an AOT cache takes JDK 25+"
+fi
 log "app image: $out/Coffer"
 
 for type in "${types[@]}"; do
@@ -134,7 +164,21 @@ for type in "${types[@]}"; do
       fi
       if [ "$type" = deb ]; then
         # The resource folder's control, postinst and prerm add Recommends: fuse3 and /usr/bin/coffer.
-        specific=(--resource-dir "$here/linux" --linux-deb-maintainer "hello@coffer.dev"
+        # The templates are JDK 17's jpackage's with Coffer's additions. Later jpackages spell the
+        # control file's version and the scripts' shared functions differently, so those two parts
+        # are taken from this JDK's own templates: its Version line, and in prerm the lines that
+        # stand where JDK 17 has UTILITY_SCRIPTS (between the header comment and the case).
+        rm -rf "$out/deb-resources" "$out/jpackage-templates"
+        cp -r "$here/linux" "$out/deb-resources"
+        "$jdk/bin/jimage" extract --dir "$out/jpackage-templates" --include 'regex:.*/template\.(control|prerm)' "$jdk/lib/modules"
+        templates="$out/jpackage-templates/jdk.jpackage/jdk/jpackage/internal/resources"
+        jdk_version_line=$(grep -h '^Version:' "$templates/template.control")
+        [ -n "$jdk_version_line" ] || { log "error: no Version line in $jdk's jpackage control template"; exit 1; }
+        sed -i "s/^Version:.*/$jdk_version_line/" "$out/deb-resources/control"
+        sed -n '/^# the debian-policy package/,/^case /p' "$templates/template.prerm" | sed '1d;$d' | grep -v '^$' > "$out/prerm-functions"
+        [ -s "$out/prerm-functions" ] || { log "error: cannot read $jdk's jpackage prerm template"; exit 1; }
+        sed -i -e "/^UTILITY_SCRIPTS\$/{r $out/prerm-functions" -e 'd}' "$out/deb-resources/prerm"
+        specific=(--resource-dir "$out/deb-resources" --linux-deb-maintainer "hello@coffer.dev"
           --linux-package-deps "libgtk-3-0, libxtst6, libgl1, libfuse2 | libfuse2t64, xdg-utils")
       else
         specific=(--linux-package-deps "gtk3, libXtst, mesa-libGL, fuse-libs" --linux-rpm-license-type "Proprietary")

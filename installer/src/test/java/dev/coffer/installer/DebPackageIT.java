@@ -85,6 +85,7 @@ class DebPackageIT {
             assertThat(isMounted(mnt)).as("mounted; log:%n%s", Files.readString(tmp.resolve("mount.log"))).isTrue();
             Files.writeString(probe, "written through the installed package");
             assertThat(Files.readString(probe)).isEqualTo("written through the installed package");
+            assertStartedFromTheAotCacheIfItsRuntimeHasOne(mount.pid());
         } finally {
             mount.destroy(); // SIGTERM: unmounts and locks
             assertThat(mount.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("coffer mount ends on SIGTERM").isTrue();
@@ -92,6 +93,32 @@ class DebPackageIT {
         assertThat(isMounted(mnt)).isFalse();
         assertThat(Commands.run(120, env, tmp, "/usr/bin/coffer", "cat", vault.toString(), "/hello.txt")
                 .expectSuccess("coffer cat").output()).isEqualTo("written through the installed package");
+    }
+
+    /**
+     * A JDK 25+ runtime comes with an AOT cache trained at packaging (train-aot-cache.sh). The JVM
+     * ignores a cache whose jars do not match it, silently but for stderr, so the test looks at what
+     * the mount's JVM has mapped: the cache file is mapped only while it is in use.
+     */
+    private static void assertStartedFromTheAotCacheIfItsRuntimeHasOne(long pid) throws IOException {
+        Path cache = Path.of("/opt/coffer/lib/app/coffer.aot");
+        String launcherConfig = Files.readString(Path.of("/opt/coffer/lib/app/Coffer.cfg"));
+        String maps = Files.readString(Path.of("/proc", Long.toString(pid), "maps"));
+        if (runtimeFeatureVersion() >= 25) {
+            assertThat(cache).isRegularFile();
+            assertThat(launcherConfig).contains("java-options=-XX:AOTCache=$APPDIR/coffer.aot");
+            assertThat(maps).as("the mount's JVM maps its AOT cache").contains(cache.toString());
+        } else {
+            assertThat(cache).doesNotExist();
+            assertThat(launcherConfig).doesNotContain("AOTCache");
+        }
+    }
+
+    private static int runtimeFeatureVersion() throws IOException {
+        String release = Files.readString(Path.of("/opt/coffer/lib/runtime/release"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(release);
+        assertThat(m.find()).as("JAVA_VERSION in the runtime's release file").isTrue();
+        return Integer.parseInt(m.group(1));
     }
 
     private static boolean isMounted(Path mountPoint) throws IOException {
