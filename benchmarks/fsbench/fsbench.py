@@ -636,10 +636,14 @@ def main():
     ap.add_argument("--peers", default=",".join(p for p in ALL_PEERS if p != "coffer-webdav"),
                     help="comma-separated, from " + ",".join(ALL_PEERS) + " (default: all but coffer-webdav, "
                     "whose one repetition takes as long as all the others together)")
+    ap.add_argument("--coffer-launcher", default=Coffer.launcher,
+                    help="the coffer command to measure (default: the source build's app/target/coffer; "
+                    "an installed package's is /opt/coffer/bin/Coffer)")
     ap.add_argument("--work", default="/dev/shm/coffer-fsbench", help="tmpfs folder for tree, vaults, mounts")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where table.md, chart.png, results.json go")
     args = ap.parse_args()
 
+    Coffer.launcher = os.path.abspath(args.coffer_launcher)  # coffer-webdav's too: it extends Coffer
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     for p in peers:
         if p not in PEER_CLASSES:
