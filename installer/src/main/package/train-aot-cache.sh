@@ -49,7 +49,7 @@ with_options() {
 export COFFER_PASSPHRASE="training passphrase, not a secret"
 "$app/bin/Coffer" create "$work/vault" --scrypt-n 16384 > /dev/null
 
-# 1. Record: one mount doing what people do with a drive, in the sizes fsbench uses.
+# 1. Record: one mount doing what people do with a drive, with the block sizes fsbench uses.
 with_options -XX:AOTMode=record "-XX:AOTConfiguration=$work/coffer.aotconf"
 mkdir "$work/mnt"
 "$app/bin/Coffer" mount "$work/vault" "$work/mnt" > "$work/mount.log" 2>&1 & pid=$!
