@@ -183,7 +183,15 @@ for type in "${types[@]}"; do
       else
         specific=(--linux-package-deps "gtk3, libXtst, mesa-libGL, fuse-libs" --linux-rpm-license-type "Proprietary")
       fi
-      "$jdk/bin/jpackage" --type "$type" "${common[@]}" --linux-package-name coffer --app-image "$out/Coffer" "${specific[@]}" \
+      # rpmbuild clamps the copies' times to SOURCE_DATE_EPOCH (as dpkg-deb does by itself) only with
+      # this macro; jpackage takes no macros, so they come from a HOME of this build's own.
+      env_for_type=()
+      if [ "$type" = rpm ] && [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+        mkdir -p "$out/rpm-home"
+        echo '%clamp_mtime_to_source_date_epoch 1' > "$out/rpm-home/.rpmmacros"
+        env_for_type=(HOME="$out/rpm-home")
+      fi
+      env "${env_for_type[@]}" "$jdk/bin/jpackage" --type "$type" "${common[@]}" --linux-package-name coffer --app-image "$out/Coffer" "${specific[@]}" \
         --file-associations "$here/vault-association.properties" \
         --linux-shortcut --linux-menu-group "Utility;Security" --linux-app-category utils \
         --icon "$icons/coffer-256.png" --about-url "https://coffer.dev"
