@@ -191,7 +191,10 @@ for type in "${types[@]}"; do
         echo '%clamp_mtime_to_source_date_epoch 1' > "$out/rpm-home/.rpmmacros"
         env_for_type=(HOME="$out/rpm-home")
       fi
+      # The release (1) is given: JDK 25's jpackage leaves it out of the .deb's version otherwise, and
+      # 0.1.0 sorts before JDK 17's 0.1.0-1, so installed over that it would be a downgrade.
       env "${env_for_type[@]}" "$jdk/bin/jpackage" --type "$type" "${common[@]}" --linux-package-name coffer --app-image "$out/Coffer" "${specific[@]}" \
+        --linux-app-release 1 \
         --file-associations "$here/vault-association.properties" \
         --linux-shortcut --linux-menu-group "Utility;Security" --linux-app-category utils \
         --icon "$icons/coffer-256.png" --about-url "https://coffer.dev"
