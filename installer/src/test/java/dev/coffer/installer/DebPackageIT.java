@@ -61,6 +61,9 @@ class DebPackageIT {
     @Order(1)
     void theInstalledCommandCreatesAndDescribesAVault() throws IOException, InterruptedException {
         assertThat(Path.of("/usr/bin/coffer")).isSymbolicLink();
+        // With its release, as every build of this version has (an installed 0.1.0-1 would not take a 0.1.0).
+        assertThat(Commands.run(30, "dpkg-query", "-W", "-f=${Version}", "coffer").expectSuccess("dpkg-query").output())
+                .isEqualTo(System.getProperty("package.version") + "-1");
         assertThat(Commands.run(60, "/usr/bin/coffer", "--version").expectSuccess("coffer --version").output())
                 .startsWith("coffer 0.1.0");
         Path vault = tmp.resolve("my vault");
