@@ -17,7 +17,7 @@ icons=$(readlink -f "$here/../../../../app/src/main/resources/dev/coffer/app/ico
 log() { echo "build-packages: $*" >&2; }
 # The JDK whose runtime the packages bundle: $COFFER_PACKAGE_JDK; else the newest JDK 25+ in
 # /usr/lib/jvm with jlink and jpackage, whose runtime gets an AOT cache trained here (a fresh mount
-# reads ~6% faster; docs/packaging.md); else $JAVA_HOME's, else the one that provides javac (JDK 17 on
+# reads 6-9% faster; docs/packaging.md); else $JAVA_HOME's, else the one that provides javac (JDK 17 on
 # Debian 12). COFFER_AOT_CACHE=0 builds without the cache.
 feature_of() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
 newest_jdk25() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains an AOT cache (JDK 25+: JEP 483, 514, 515) for a Coffer app image and makes its launcher use it:
 # the classes a mount loads, already parsed and linked, with the method profiles of a training mount,
-# so that a fresh `coffer mount` starts with them (its first 1 GiB read ~6% faster: docs/packaging.md).
+# so that a fresh `coffer mount` starts with them (its first 1 GiB read 6-9% faster: docs/packaging.md).
 # Called by build-packages.sh when the bundled runtime is JDK 25 or later.
 #
 # Usage: train-aot-cache.sh APP_IMAGE
