@@ -19,6 +19,7 @@ log() { echo "build-packages: $*" >&2; }
 # /usr/lib/jvm with jlink and jpackage, whose runtime gets an AOT cache trained here (a fresh mount
 # reads 6-9% faster; docs/packaging.md); else $JAVA_HOME's, else the one that provides javac (JDK 17 on
 # Debian 12). COFFER_AOT_CACHE=0 builds without the cache.
+# A JDK's feature version (17, 25), from the release file every JDK has.
 feature_of() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
 newest_jdk25() {
   local best="" best_feature=0 candidate feature
@@ -96,7 +97,7 @@ done
 modules="$jdk_modules$fx_modules"
 log "runtime of $jdk, modules: $modules"
 
-jdk_feature=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p')
+jdk_feature=$(feature_of "$jdk")
 # The options below depend on it: a JDK whose version cannot be read would get the wrong ones silently.
 [[ $jdk_feature =~ ^[0-9]+$ ]] || { log "error: cannot tell the version of the JDK in $jdk"; exit 1; }
 # The same compression (zip level 6) under its JDK 21+ name, which JDK 17 does not know.

@@ -93,10 +93,10 @@ with_options -XX:AOTMode=create "-XX:AOTConfiguration=$work/coffer.aotconf" "-XX
 
 # 3. The launcher uses it ($APPDIR is the launcher's own lib/app folder, wherever it is installed).
 # shellcheck disable=SC2016 # $APPDIR is for the launcher to expand
-with_options '-XX:AOTCache=$APPDIR/coffer.aot' -Xlog:aot=info:stderr
+use_cache='-XX:AOTCache=$APPDIR/coffer.aot'
+with_options "$use_cache" -Xlog:aot=info:stderr
 used=$("$app/bin/Coffer" --version 2>&1 || true)
 grep -q "Using AOT-linked classes: true" <<< "$used" || { log "error: the launcher does not use the new AOT cache:"; echo "$used" >&2; exit 1; }
-# shellcheck disable=SC2016
-echo 'java-options=-XX:AOTCache=$APPDIR/coffer.aot' >> "$work/Coffer.cfg"
+echo "java-options=$use_cache" >> "$work/Coffer.cfg"
 trained=yes
 log "AOT cache: $cache ($(du -m "$cache" | cut -f1) MiB)"
