@@ -25,14 +25,17 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The per-file cost of reading many small files (what {@code md5sum} of a source tree does through a
  * mount): each op opens the next of {@link #FILES} files of 12 KiB (cycling), reads all of it in one
- * call, and closes it. Vault (both content modes) against a plain folder in the same scratch place.
- * Score: files/s; the vault's cost per file is 1 / score minus the plain one's.
+ * call, and closes it. And of writing them ({@code tar xf}): each op creates a new file, writes 12 KiB
+ * in tar's 10 KiB records and closes it. Vault (both content modes) against a plain folder in the
+ * same scratch place. Score: files/s; the vault's cost per file is 1 / score minus the plain one's.
  */
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Thread)
 public class SmallFilesBenchmark {
     static final int FILES = 1_000;
     static final int SIZE = 12 * 1024;
+    /** tar's default record: 20 blocks of 512 bytes. */
+    static final int RECORD = 10 * 1024;
 
     @Param({"SIV_XTSHMAC", "SIV_XTS", "PLAIN"})
     public String target;
@@ -42,20 +45,36 @@ public class SmallFilesBenchmark {
     private Path[] files;
     private ByteBuffer buffer;
     private int next;
+    private Path folder;
+    private byte[] content;
+    /** The folder new files go to: a fresh one per iteration, removed after it (not timed). */
+    private Path written;
+    private int created;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         scratch = BenchSupport.scratch("small");
         BenchSupport.Folder where = BenchSupport.folder(scratch, target);
         vault = where.vault();
-        Path folder = where.path();
-        byte[] content = BenchSupport.seeded(SIZE, 30);
+        folder = where.path();
+        content = BenchSupport.seeded(SIZE, 30);
         files = new Path[FILES];
         for (int i = 0; i < FILES; i++) {
             files[i] = Files.write(folder.resolve("file-" + i + ".c"), content);
         }
         // One byte more than the file: a read returns the whole file, as md5sum's first read does.
         buffer = ByteBuffer.allocate(SIZE + 1);
+    }
+
+    @Setup(Level.Iteration)
+    public void newFolder() throws IOException {
+        written = Files.createDirectory(folder.resolve("written-" + System.nanoTime()));
+        created = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void removeFolder() {
+        BenchSupport.deleteTree(written);
     }
 
     @TearDown(Level.Trial)
@@ -83,5 +102,20 @@ public class SmallFilesBenchmark {
             throw new IllegalStateException("read " + n + " bytes of " + SIZE);
         }
         return buffer.get(n - 1);
+    }
+
+    /** A new file of 12 KiB written as {@code tar} writes it (10 KiB records), then closed. */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 5, time = 1)
+    public long createWriteClose() throws IOException {
+        Path file = written.resolve("new-" + created++ + ".c");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(content, 0, RECORD));
+            ch.write(ByteBuffer.wrap(content, RECORD, SIZE - RECORD));
+            return ch.size();
+        }
     }
 }

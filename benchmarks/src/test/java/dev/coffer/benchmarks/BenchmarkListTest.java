@@ -23,7 +23,7 @@ class BenchmarkListTest {
             "NameBenchmark.encryptName", "NameBenchmark.encryptNameRemembered", "NameBenchmark.decryptName",
             "NameBenchmark.storageFolderUncached", "NameBenchmark.storageFolderCached",
             "UnlockBenchmark.unlock", "UnlockBenchmark.unlockAndOpen",
-            "SmallFilesBenchmark.openReadClose");
+            "SmallFilesBenchmark.openReadClose", "SmallFilesBenchmark.createWriteClose");
 
     @Test
     void everyBenchmarkIsListed() throws IOException {
