@@ -30,6 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * same scratch place. Score: files/s; the vault's cost per file is 1 / score minus the plain one's.
  */
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 @State(Scope.Thread)
 public class SmallFilesBenchmark {
     static final int FILES = 1_000;
@@ -86,10 +90,6 @@ public class SmallFilesBenchmark {
     }
 
     @Benchmark
-    @BenchmarkMode(Mode.Throughput)
-    @OutputTimeUnit(TimeUnit.SECONDS)
-    @Warmup(iterations = 3, time = 1)
-    @Measurement(iterations = 5, time = 1)
     public int openReadClose() throws IOException {
         Path file = files[next];
         next = (next + 1) % FILES;
@@ -106,10 +106,6 @@ public class SmallFilesBenchmark {
 
     /** A new file of 12 KiB written as {@code tar} writes it (10 KiB records), then closed. */
     @Benchmark
-    @BenchmarkMode(Mode.Throughput)
-    @OutputTimeUnit(TimeUnit.SECONDS)
-    @Warmup(iterations = 3, time = 1)
-    @Measurement(iterations = 5, time = 1)
     public long createWriteClose() throws IOException {
         Path file = written.resolve("new-" + created++ + ".c");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
