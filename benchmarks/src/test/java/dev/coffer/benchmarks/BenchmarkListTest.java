@@ -23,7 +23,8 @@ class BenchmarkListTest {
             "NameBenchmark.encryptName", "NameBenchmark.encryptNameRemembered", "NameBenchmark.decryptName",
             "NameBenchmark.storageFolderUncached", "NameBenchmark.storageFolderCached",
             "UnlockBenchmark.unlock", "UnlockBenchmark.unlockAndOpen",
-            "SmallFilesBenchmark.openReadClose", "SmallFilesBenchmark.createWriteClose");
+            "SmallFilesBenchmark.openReadClose", "SmallFilesBenchmark.createWriteClose",
+            "SmallFilesBenchmark.createWriteOnceClose");
 
     @Test
     void everyBenchmarkIsListed() throws IOException {
