@@ -144,6 +144,12 @@ public final class OpenFile implements java.io.Closeable {
     /** Index of the unit in {@link #lastUnit} if it is the file's current last unit as stored, else -1. */
     private long lastUnitIndex = -1;
     private int lastUnitLength;
+    /**
+     * The cleartext of the unit in {@link #lastUnit}, valid with it (recorded together), so that a
+     * write extending a partial last unit (tar's next record) need not read it back and decrypt it.
+     * Cleartext in the heap, like the scratch buffers: wiped at close.
+     */
+    private byte[] lastPlain;
     /** The new last unit recorded by {@link #encryptUnits} during the current change, or -1. */
     private long recordedLastUnit = -1;
 
@@ -435,7 +441,8 @@ public final class OpenFile implements java.io.Closeable {
                 failure = e;
             }
             destroyCryptor();
-            buffers.wipe(); // the last-unit copies hold ciphertext only: nothing to wipe
+            buffers.wipe(); // the stored last-unit copies hold ciphertext only: nothing to wipe there
+            Bytes.wipe(lastPlain);
             if (appendQueue != null) {
                 appendQueue.release(); // idle after the drain: its buffers were wiped after each append
             }
@@ -493,7 +500,7 @@ public final class OpenFile implements java.io.Closeable {
             size = 0;
             return;
         }
-        List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data);
+        List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data, cachedLastUnit);
         byte[] retagUnit = dirty.retag() >= 0 ? readStored(dirty.retag(), oldSize) : null;
         try {
             if (rekey) {
@@ -815,7 +822,8 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /** Cleartext of dirty units that the write does not fully cover and that existed before. */
-    private List<OldUnit> readOldCleartext(DirtyRange dirty, long oldSize, long newSize, Overlay data) throws IOException {
+    private List<OldUnit> readOldCleartext(DirtyRange dirty, long oldSize, long newSize, Overlay data, long cachedLastUnit)
+            throws IOException {
         List<OldUnit> result = new ArrayList<>();
         long j = dirty.first();
         while (j <= dirty.last() && SectorLayout.unitStart(j) < oldSize) {
@@ -827,7 +835,12 @@ public final class OpenFile implements java.io.Closeable {
             }
             long end = Math.min(start + len, oldSize);
             byte[] old = new byte[(int) (end - start)];
-            readPlain(cryptor, buffers, start, end, old, 0, false); // a write: no read-ahead
+            if (j == cachedLastUnit && end == oldSize && lastUnitLength == layout.storedUnitLength(j, oldSize)) {
+                // The stored last unit is the one this object recorded: its cleartext is at hand.
+                System.arraycopy(lastPlain, 0, old, 0, old.length);
+            } else {
+                readPlain(cryptor, buffers, start, end, old, 0, false); // a write: no read-ahead
+            }
             result.add(new OldUnit(j, old));
             j++;
         }
@@ -906,9 +919,9 @@ public final class OpenFile implements java.io.Closeable {
             int len = layout.unitLength(j, newSize);
             if (data.covers(start, start + len)) {
                 // The write holds the whole unit: encrypt straight from the caller's bytes.
-                cryptor.encrypt(j, j == last, data.data(), data.offset() + (int) (start - data.position()), len,
-                        stored, storedLen);
-                recordIfLast(j, last, stored, storedLen, len);
+                int from = data.offset() + (int) (start - data.position());
+                cryptor.encrypt(j, j == last, data.data(), from, len, stored, storedLen);
+                recordIfLast(j, last, stored, storedLen, len, data.data(), from);
                 storedLen += len + layout.overhead();
                 continue;
             }
@@ -920,22 +933,30 @@ public final class OpenFile implements java.io.Closeable {
             }
             data.copyInto(start, len, plain);
             cryptor.encrypt(j, j == last, plain, 0, len, stored, storedLen);
-            recordIfLast(j, last, stored, storedLen, len);
+            recordIfLast(j, last, stored, storedLen, len, plain, 0);
             storedLen += len + layout.overhead();
         }
         return storedLen - storedOff;
     }
 
-    /** Keeps a copy of the file's new last unit (SIV_XTSHMAC), for re-tagging it on the next append. */
-    private void recordIfLast(long j, long last, byte[] stored, int storedOff, int len) {
+    /**
+     * Keeps a copy of the file's new last unit (SIV_XTSHMAC), stored and in cleartext ({@code len}
+     * bytes of {@code plain} from {@code plainOff}), for re-tagging it on the next append and for
+     * extending it on the next write.
+     */
+    private void recordIfLast(long j, long last, byte[] stored, int storedOff, int len, byte[] plain, int plainOff) {
         if (j == last && layout.overhead() > 0) {
             if (lastUnit == null) {
                 // Made on the first write only: a file that is just read never needs it. The
                 // second copy is made by the first append's set-aside (a file written once never needs it).
                 lastUnit = new byte[layout.storedUnitSize() + SectorLayout.MIN_XTS];
             }
+            if (lastPlain == null) {
+                lastPlain = new byte[SectorLayout.SECTOR + SectorLayout.MIN_XTS]; // one, never swapped: wiped at close
+            }
             lastUnitLength = len + layout.overhead();
             System.arraycopy(stored, storedOff, lastUnit, 0, lastUnitLength);
+            System.arraycopy(plain, plainOff, lastPlain, 0, len);
             recordedLastUnit = j;
         }
     }
