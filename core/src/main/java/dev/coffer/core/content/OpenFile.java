@@ -570,7 +570,15 @@ public final class OpenFile implements java.io.Closeable {
      * the last unit this object wrote: it is that unit, still as long as in a file of {@code oldSize}.
      */
     private boolean retagsFromCopy(long retag, long recorded, long oldSize) {
-        return retag < 0 || (retag == recorded && lastUnitLength == layout.storedUnitLength(recorded, oldSize));
+        return retag < 0 || copyHolds(retag, recorded, oldSize);
+    }
+
+    /**
+     * Whether the last-unit copies ({@link #lastUnit}, {@link #lastPlain}) hold unit {@code unit} as
+     * stored: it is {@code recorded}, the last unit this object wrote, still as long as in a file of {@code oldSize}.
+     */
+    private boolean copyHolds(long unit, long recorded, long oldSize) {
+        return unit == recorded && lastUnitLength == layout.storedUnitLength(recorded, oldSize);
     }
 
     /**
@@ -835,7 +843,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             long end = Math.min(start + len, oldSize);
             byte[] old = new byte[(int) (end - start)];
-            if (j == cachedLastUnit && end == oldSize && lastUnitLength == layout.storedUnitLength(j, oldSize)) {
+            if (end == oldSize && copyHolds(j, cachedLastUnit, oldSize)) {
                 // The stored last unit is the one this object recorded: its cleartext is at hand.
                 System.arraycopy(lastPlain, 0, old, 0, old.length);
             } else {
