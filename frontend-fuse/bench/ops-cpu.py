@@ -3,6 +3,8 @@
 named): a stat of a missing name, create and close, open for writing and close, open for reading
 and close, a stat, chmod, utime, unlink, create + write of 1,000 bytes + close. Prints wall time and
 the CPU the file system's process (PID) used, per operation, in microseconds. ops-cpu.sh runs it.
+With SPREAD=K in the environment the names are spread over K subfolders, one after another (as an
+archive may hold its files: each in another folder), made before the timed loops.
 
     /usr/bin/python3 frontend-fuse/bench/ops-cpu.py FOLDER N PID LABEL [OP ...]
 """
@@ -40,10 +42,13 @@ def main():
     ops = sys.argv[5:] or list(OPS)
     if "unlink" in ops and "create" not in ops:
         sys.exit("unlink removes what create made: name both")
-    os.makedirs(d, exist_ok=True)
+    spread = int(os.environ.get("SPREAD", "1"))
+    folders = [d] if spread <= 1 else [os.path.join(d, "s%d" % k) for k in range(spread)]
+    for f in folders:
+        os.makedirs(f, exist_ok=True)
     for op in ops:
         fn, prefix = OPS[op]
-        paths = [os.path.join(d, prefix + str(i)) for i in range(n)]
+        paths = [os.path.join(folders[i % len(folders)], prefix + str(i)) for i in range(n)]
         c0, t0 = cpu_seconds(pid), time.perf_counter()
         for p in paths:
             fn(p)

@@ -2,9 +2,9 @@
 # Single file operations on warm mounts side by side (ops-cpu.py): wall time and the file system
 # process's CPU per operation, for coffer builds (NAME=LAUNCHER) and securefs (NAME=securefs). Each
 # mount gets two warm-up passes, then ROUNDS rounds alternating the mounts. OPS picks operations
-# (default: all of ops-cpu.py's). Run as root (or a user who can mount); on /dev/shm.
+# (default: all of ops-cpu.py's). Run as root (or a user who can mount); on /dev/shm. SPREAD=K spreads the names over K subfolders (ops-cpu.py).
 #
-#   [OPS="missing create write1"] frontend-fuse/bench/ops-cpu.sh ROUNDS N NAME=LAUNCHER|securefs ...
+#   [OPS="missing create write1"] [SPREAD=K] frontend-fuse/bench/ops-cpu.sh ROUNDS N NAME=LAUNCHER|securefs ...
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 ROUNDS N NAME=LAUNCHER|securefs..." >&2; exit 2

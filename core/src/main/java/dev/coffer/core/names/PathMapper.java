@@ -26,7 +26,7 @@ public final class PathMapper {
     /** Entries a listing found under another on-disk name than their slot's (see {@link #rememberListed}). */
     private final Map<String, Entry> aliases = new ConcurrentHashMap<>();
     private final EntryTypeCache entryTypes = new EntryTypeCache(System::currentTimeMillis);
-    /** Folders where lookups recently missed, whose next lookup asks {@link AbsenceProbe} first. */
+    /** Whether lookups recently missed, so that the next one asks {@link AbsenceProbe} first. */
     private final RecentMisses misses = new RecentMisses();
 
     public PathMapper(Path dataDir, NameCipher names, LongNames longNames) {
@@ -95,11 +95,11 @@ public final class PathMapper {
     }
 
     /**
-     * Notes that an entry was just made in {@code slot} (a new file): after the miss its creation
+     * Notes that an entry was just made in {@code slot} (a new file, folder or link): after the miss its creation
      * followed, its next lookups (the kernel's stat of the new file) stat at once, without a probe.
      */
     public void made(Slot slot) {
-        misses.present(slot.parent().dirId(), slot.encName());
+        misses.made(slot.parent().dirId(), slot.encName());
     }
 
     /** What {@link #lookup(Slot, Class)} answers when nothing is stored under the slot itself. */

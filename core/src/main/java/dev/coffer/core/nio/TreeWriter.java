@@ -17,6 +17,7 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,12 +45,27 @@ final class TreeWriter {
         Slot slot = writableSlot(l);
         String id = UUID.randomUUID().toString();
         Path storage = mapper.storageOf(id);
-        Files.createDirectories(storage);
+        createStorage(storage);
         AtomicFiles.write(storage.resolve(DirectoryLister.DIRID_FILE), keys.encryptSmall(id.getBytes(StandardCharsets.US_ASCII)));
         AtomicFiles.syncDirectory(storage.getParent());
         buildEntry(slot, l);
         AtomicFiles.write(slot.payload(EntryType.DIRECTORY), id.getBytes(StandardCharsets.US_ASCII));
         AtomicFiles.syncDirectory(slot.parent().storage());
+        mapper.made(slot);
+    }
+
+    /**
+     * Creates a folder's storage and, if missing, its two-letter parent. java.io's {@code mkdir}
+     * answers a parent that exists with false instead of the JDK's exception, which
+     * {@code createDirectories} throws and catches twice whenever the parent is new (most new
+     * folders of a young vault); any real failure still comes from {@code createDirectories}.
+     */
+    private static void createStorage(Path storage) throws IOException {
+        Path parent = storage.getParent();
+        if (parent != null && parent.getFileSystem() == FileSystems.getDefault()) {
+            parent.toFile().mkdir();
+        }
+        Files.createDirectories(storage);
     }
 
     /** Entry folder, {@code name.c9s}, then {@code symlink.c9r} last. */
@@ -58,6 +74,7 @@ final class TreeWriter {
         buildEntry(slot, l);
         AtomicFiles.write(slot.payload(EntryType.SYMLINK), targets.encrypt(target));
         AtomicFiles.syncDirectory(slot.parent().storage());
+        mapper.made(slot);
     }
 
     /** Creates the entry folder (and {@code name.c9s} when shortened); refuses if the name is taken. */

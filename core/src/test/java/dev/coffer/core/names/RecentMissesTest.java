@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * A folder counts as missing names for one second after a miss there, except for the name last
- * found present since, and no other folder does.
+ * Lookups count as likely misses for one second after a miss anywhere in the vault, except for the
+ * name last made or found present since, and until probes in a row keep finding their names present.
  */
 class RecentMissesTest {
     private static final long NOW = 1_800_000_000_000L;
     private final RecentMisses misses = new RecentMisses();
 
     @Test
-    void aMissMakesTheNextLookupThereLikelyAMissForAWhile() {
+    void aMissMakesTheNextLookupLikelyAMissForAWhile() {
         assertThat(misses.likelyIn("folder-a", "name", NOW)).isFalse();
         misses.missed("folder-a", NOW);
         assertThat(misses.likelyIn("folder-a", "name", NOW)).isTrue();
@@ -23,44 +23,62 @@ class RecentMissesTest {
     }
 
     @Test
-    void theNameFoundPresentIsStattedAtOnceUntilTheNextMiss() {
+    void aMissCountsInEveryFolder() {
         misses.missed("folder-a", NOW);
-        misses.present("folder-a", "created");
-        assertThat(misses.likelyIn("folder-a", "created", NOW)).isFalse();
+        for (int i = 0; i < 1000; i++) {
+            assertThat(misses.likelyIn("folder-" + i, "name", NOW)).isTrue(); // an archive extracted in any order
+        }
+    }
+
+    @Test
+    void theNameJustMadeIsStattedAtOnceUntilTheNextMiss() {
+        misses.missed("folder-a", NOW);
+        misses.made("folder-a", "created");
+        for (int i = 0; i < 5; i++) {
+            assertThat(misses.likelyIn("folder-a", "created", NOW)).isFalse(); // its setattrs' lookups
+        }
         assertThat(misses.likelyIn("folder-a", "next", NOW)).isTrue();
-        misses.missed("folder-a", NOW + 1);
+        assertThat(misses.likelyIn("folder-b", "created", NOW)).as("the same name elsewhere").isTrue();
+        misses.missed("folder-b", NOW + 1);
         assertThat(misses.likelyIn("folder-a", "created", NOW + 1)).isTrue();
     }
 
     @Test
-    void aNameFoundPresentElsewhereChangesNothing() {
+    void makingNamesIsNoWrongGuess() {
         misses.missed("folder-a", NOW);
-        misses.present("folder-b", "name");
-        assertThat(misses.likelyIn("folder-a", "name", NOW)).isTrue();
-        assertThat(misses.likelyIn("folder-b", "other", NOW)).isFalse();
+        for (int i = 0; i < 10; i++) {
+            misses.made("folder-a", "created-" + i);
+        }
+        assertThat(misses.likelyIn("folder-a", "next", NOW)).isTrue();
     }
 
     @Test
-    void onlyTheFolderThatMissed() {
+    void probesThatKeepFindingNamesPresentStopUntilTheNextMiss() {
         misses.missed("folder-a", NOW);
-        for (int i = 0; i < 1000; i++) {
-            assertThat(misses.likelyIn("folder-" + i, "name", NOW)).isFalse(); // also those sharing folder-a's slot
+        for (int i = 0; i < RecentMisses.WRONG_GUESSES; i++) {
+            assertThat(misses.likelyIn("folder-b", "existing-" + i, NOW)).isTrue();
+            misses.present("folder-b", "existing-" + i);
         }
+        assertThat(misses.likelyIn("folder-b", "existing-next", NOW)).isFalse(); // a program reading what exists
+        assertThat(misses.likelyIn("folder-a", "new", NOW)).isFalse();
+
+        misses.missed("folder-a", NOW + 1);
+        assertThat(misses.likelyIn("folder-b", "existing-next", NOW + 1)).isTrue();
     }
 
     @Test
-    void foldersSharingASlotTakeTurns() {
-        String a = "folder-a";
-        String b = null;
-        for (int i = 0; b == null; i++) {
-            if (sameSlot(a, "other-" + i)) {
-                b = "other-" + i;
-            }
-        }
-        misses.missed(b, NOW);
-        misses.missed(a, NOW);
-        assertThat(misses.likelyIn(a, "name", NOW)).isTrue();
-        assertThat(misses.likelyIn(b, "name", NOW)).isFalse(); // the later note took the slot: a lost note, never a wrong one
+    void aNameFoundPresentIsNotProbedAgain() {
+        misses.missed("folder-a", NOW);
+        misses.present("folder-a", "there");
+        assertThat(misses.likelyIn("folder-a", "there", NOW)).isFalse();
+        assertThat(misses.likelyIn("folder-a", "other", NOW)).isTrue();
+    }
+
+    @Test
+    void withoutAMissNothingCounts() {
+        misses.present("folder-a", "there");
+        misses.made("folder-a", "made");
+        assertThat(misses.likelyIn("folder-a", "other", NOW)).isFalse();
     }
 
     @Test
@@ -68,12 +86,5 @@ class RecentMissesTest {
         misses.missed("folder-a", NOW);
         misses.clear();
         assertThat(misses.likelyIn("folder-a", "name", NOW)).isFalse();
-    }
-
-    private static boolean sameSlot(String x, String y) {
-        RecentMisses probe = new RecentMisses();
-        probe.missed(x, NOW);
-        probe.missed(y, NOW);
-        return !x.equals(y) && !probe.likelyIn(x, "name", NOW);
     }
 }

@@ -41,6 +41,36 @@ class LookupsAfterMissesTest {
     }
 
     @Test
+    void filesCreatedAcrossFoldersInAnyOrderAreFoundAtOnce() throws IOException {
+        Path vault = tmp.resolve("v");
+        try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Path[] folders = new Path[7];
+            for (int f = 0; f < folders.length; f++) {
+                folders[f] = Files.createDirectory(fs.getPath("/folder-" + f));
+                assertThat(Files.isDirectory(folders[f])).isTrue();
+            }
+            for (int i = 0; i < 140; i++) { // an archive's order: each file in another folder
+                Path p = folders[(i * 3) % folders.length].resolve("f" + i);
+                assertThat(Files.exists(p)).isFalse();
+                Files.writeString(p, "content " + i);
+                assertThat(Files.isRegularFile(p)).isTrue();
+                Path link = p.resolveSibling("l" + i);
+                assertThat(Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+                Files.createSymbolicLink(link, fs.getPath("f" + i));
+                assertThat(Files.isSymbolicLink(link)).isTrue();
+                // a reader of what exists in between: found at once, however many probes it takes
+                for (int j = Math.max(0, i - 3); j <= i; j++) {
+                    assertThat(Files.readString(folders[(j * 3) % folders.length].resolve("f" + j))).isEqualTo("content " + j);
+                }
+                assertThat(Files.exists(folders[(i + 1) % folders.length].resolve("never-" + i))).isFalse();
+            }
+            for (int i = 0; i < 140; i++) {
+                assertThat(Files.readString(folders[(i * 3) % folders.length].resolve("f" + i))).isEqualTo("content " + i);
+            }
+        }
+    }
+
+    @Test
     void aFileStoredBehindTheVaultsBackAfterAMissIsFound() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
