@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
  * a program opening the files it just listed send no LOOKUP per entry, each a round trip between
  * two threads. gocryptfs's FUSE library does the same.
  *
- * <p>How: the INIT reply gets {@code FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO} (if the kernel
- * offers them; with AUTO the kernel asks for them only where it helps: a folder's first listing, or
- * one whose names are being looked up). A READDIRPLUS request is answered here, on the worker that
+ * <p>How: the INIT reply gets {@code FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO} ({@link InitReply},
+ * if the kernel offers them; with AUTO the kernel asks for them only where it helps: a folder's first
+ * listing, or one whose names are being looked up). A READDIRPLUS request is answered here, on the worker that
  * read it, by having libfuse process two kinds of requests made from it through a {@link
  * ReplyChannel} that keeps the reply instead of sending it: the same request as a READDIR (libfuse's
  * own listing of the open folder, with its offsets), then a LOOKUP of each name that fits in the
@@ -38,11 +38,8 @@ final class ReaddirPlus {
     private static final Logger LOG = LoggerFactory.getLogger(ReaddirPlus.class);
     static final int FUSE_LOOKUP = 1;
     static final int FUSE_FORGET = 2;
-    static final int FUSE_INIT = 26;
     static final int FUSE_READDIR = 28;
     static final int FUSE_READDIRPLUS = 44;
-    static final int FUSE_DO_READDIRPLUS = 1 << 13;
-    static final int FUSE_READDIRPLUS_AUTO = 1 << 14;
     /** sizeof(struct fuse_in_header): len, opcode, unique, nodeid, uid, gid, pid, padding. */
     static final int IN_HEADER = 40;
     /** sizeof(struct fuse_out_header): len, error, unique. */
@@ -73,10 +70,8 @@ final class ReaddirPlus {
     private final Runtime runtime = Runtime.getSystemRuntime();
     private final int fd;
     private final ReplyChannel keep;
-    private final ReplyChannel init;
     private final ThreadLocal<Scratch> scratch;
     private final Pointer errorReply; // made up front: the EIO of a listing that failed, even for lack of memory
-    private volatile int kernelFlags;
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
     /** Entries the kernel holds already (half the mount's cache timeout after their request): not looked up again. */
     private final RecentEntries recent;
@@ -115,23 +110,6 @@ final class ReaddirPlus {
         this.scratch = ThreadLocal.withInitial(() -> new Scratch(runtime, bufferSize));
         this.errorReply = Memory.allocateDirect(runtime, OUT_HEADER);
         this.keep = new ReplyChannel(lib, fd, bufferSize, this::keepReply);
-        ReplyChannel made;
-        try {
-            made = new ReplyChannel(lib, fd, bufferSize, this::sendInitReply);
-        } catch (RuntimeException e) {
-            keep.close();
-            throw e;
-        }
-        this.init = made;
-    }
-
-    /** The channel to process INIT with (this one's, which asks for READDIRPLUS), else {@code channel}. */
-    Pointer channelFor(Pointer request, int length, Pointer channel) {
-        if (length >= IN_HEADER + 16 && request.getInt(4) == FUSE_INIT) {
-            kernelFlags = request.getInt(IN_HEADER + 12); // fuse_init_in: major, minor, max_readahead, flags
-            return init.channel;
-        }
-        return channel;
     }
 
     /** Notes the entry a request of the kernel's gives it (every request passes here before it is processed). */
@@ -156,19 +134,6 @@ final class ReaddirPlus {
     /** Frees the channels. Only once no request is processed any more. */
     void close() {
         keep.close();
-        init.close();
-    }
-
-    /** INIT's reply, with READDIRPLUS asked for where the kernel offers it; then written as libfuse would. */
-    int sendInitReply(Pointer ignoredChannel, Pointer iov, long count) {
-        if (count >= 2 && iov.getPointer(0).getInt(4) == 0 && iov.getLong(IOVEC + 8) >= 16) {
-            Pointer out = iov.getPointer(IOVEC);
-            int offered = kernelFlags & (FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO);
-            if ((offered & FUSE_DO_READDIRPLUS) != 0) {
-                out.putInt(12, out.getInt(12) | offered); // fuse_init_out: major, minor, max_readahead, flags
-            }
-        }
-        return libc.writev(fd, iov, (int) count) < 0 ? -LastError.getLastError(runtime) : 0;
     }
 
     /** The kept channel's send: the reply is copied into this worker's buffer instead of being sent. */

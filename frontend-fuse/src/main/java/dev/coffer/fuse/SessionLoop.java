@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A request is processed with libfuse's channel, except an open for reading only, whose reply
  * goes through {@link NoFlushReplies} (no FLUSH at its close), and INIT, whose reply asks for
- * READDIRPLUS; a READDIRPLUS is answered by {@link ReaddirPlus}, libfuse 2 not knowing it (each
+ * what libfuse 2 cannot ({@link InitReply}: READDIRPLUS, no GETATTR before a chown); a READDIRPLUS is answered by {@link ReaddirPlus}, libfuse 2 not knowing it (each
  * where that is available). A request that found an earlier write of its file lost is followed,
  * once answered, by an invalidation of the file's cached pages, sent from a thread of its own
  * ({@link WorkerRequest}).
@@ -54,6 +54,7 @@ final class SessionLoop {
     private final Pointer channel;
     private final NoFlushReplies noFlushReplies; // null where libfuse's channel functions are not bound
     private final ReaddirPlus readdirPlus; // null likewise, or where requests may arrive in a pipe (splice_read)
+    private final InitReply initReply; // null where libfuse's channel functions are not bound
     private final LibFuseNotify notify; // null where libfuse's notifications are not bound
     /**
      * Sends the invalidations, off the workers: the kernel's invalidation waits for every cached page
@@ -95,6 +96,7 @@ final class SessionLoop {
         this.bufferSize = lib.fuse_chan_bufsize(channel);
         this.noFlushReplies = natives.channels.map(this::noFlushReplies).orElse(null);
         this.readdirPlus = readdirPlus ? natives.channels.map(c -> readdirPlus(c, beforeEachRequest)).orElse(null) : null;
+        this.initReply = natives.channels.map(c -> initReply(c, this.readdirPlus != null)).orElse(null);
         this.notify = natives.notify.orElse(null);
         this.maxWorkers = maxWorkers;
         this.onEnd = onEnd;
@@ -107,6 +109,16 @@ final class SessionLoop {
             return new NoFlushReplies(channels, libc, channel, bufferSize);
         } catch (RuntimeException | LinkageError e) {
             LOG.debug("no FOPEN_NOFLUSH channel: {}", e.getClass().getName());
+            return null;
+        }
+    }
+
+    /** The INIT reply's channel, or null if it cannot be made: the mount then asks only for what libfuse 2 knows. */
+    private InitReply initReply(LibFuseChannels channels, boolean readdirPlus) {
+        try {
+            return new InitReply(channels, libc, channel, bufferSize, readdirPlus);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("no INIT reply channel: {}", e.getClass().getName());
             return null;
         }
     }
@@ -198,8 +210,8 @@ final class SessionLoop {
                 } else {
                     beforeEachRequest.run();
                     Pointer replyChannel = noFlushReplies == null || !inMemory ? received : noFlushReplies.channelFor(memory, res, received);
-                    if (readdirPlus != null && opcode == ReaddirPlus.FUSE_INIT) {
-                        replyChannel = readdirPlus.channelFor(memory, res, replyChannel);
+                    if (initReply != null && opcode == InitReply.FUSE_INIT) {
+                        replyChannel = initReply.channelFor(memory, res, replyChannel);
                     }
                     lib.fuse_session_process_buf(session, buf, replyChannel);
                     if (request.takeLostWrite() && notify != null && nodeid != 0) {
@@ -266,6 +278,9 @@ final class SessionLoop {
                 }
                 if (readdirPlus != null) {
                     readdirPlus.close();
+                }
+                if (initReply != null) {
+                    initReply.close();
                 }
                 ended.complete(null);
             }

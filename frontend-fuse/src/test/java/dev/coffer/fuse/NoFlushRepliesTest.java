@@ -127,7 +127,8 @@ class NoFlushRepliesTest {
         return b;
     }
 
-    private static final class RecordingChannels implements LibFuseChannels {
+    /** libfuse's channel functions, recording the channel made and destroyed (InitReplyTest's too). */
+    static final class RecordingChannels implements LibFuseChannels {
         final Pointer made = Memory.allocateDirect(RUNTIME, 64);
         final List<Pointer> destroyed = new ArrayList<>();
         Pointer ops;
@@ -154,11 +155,12 @@ class NoFlushRepliesTest {
 
         @Override
         public void fuse_session_process(Pointer session, Pointer buf, long len, Pointer channel) {
-            throw new AssertionError("no request is processed by NoFlushReplies itself");
+            throw new AssertionError("no request is processed by a reply channel's owner itself");
         }
     }
 
-    private static final class RecordingLibC implements LibC {
+    /** The C library's writev, recording what is written (InitReplyTest's too). */
+    static final class RecordingLibC implements LibC {
         final List<byte[]> written = new ArrayList<>();
         int fd = -1;
         int fail; // an errno to fail every writev with, or 0
@@ -175,7 +177,7 @@ class NoFlushRepliesTest {
 
         @Override
         public long write(int fd, Pointer buf, long count) {
-            throw new AssertionError("NoFlushReplies writes with writev");
+            throw new AssertionError("replies are written with writev");
         }
 
         @Override

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * The bytes {@link ReaddirPlus} writes for a READDIRPLUS, with libfuse and the C library replaced
  * by a fake that lists and looks up from a table: each entry's lookup and dirent in the kernel's
  * layout, only what fits, a failed lookup as an entry without attributes, a FORGET for every lookup
- * of a reply the kernel did not take or that could not be built, and READDIRPLUS asked for at INIT
- * only where the kernel offers it. The kernel's side is {@link ReaddirPlusMountTest}'s.
+ * of a reply the kernel did not take or that could not be built (READDIRPLUS asked for at INIT:
+ * {@link InitReplyTest}). The kernel's side is {@link ReaddirPlusMountTest}'s.
  */
 class ReaddirPlusTest {
     private static final Runtime RUNTIME = Runtime.getSystemRuntime();
@@ -239,34 +239,6 @@ class ReaddirPlusTest {
         plus.answer(readdirPlus(4096), 80);
         assertThat(libc.reply().error).isEqualTo(-9);
         assertThat(lib.lookups).isEmpty();
-    }
-
-    @Test
-    void initAsksForReaddirPlusOnlyWhereTheKernelOffersIt() {
-        assertThat(initReplyFlags(ReaddirPlus.FUSE_DO_READDIRPLUS | ReaddirPlus.FUSE_READDIRPLUS_AUTO | 1))
-                .isEqualTo(0x10 | ReaddirPlus.FUSE_DO_READDIRPLUS | ReaddirPlus.FUSE_READDIRPLUS_AUTO);
-        assertThat(initReplyFlags(ReaddirPlus.FUSE_READDIRPLUS_AUTO)).as("AUTO without READDIRPLUS").isEqualTo(0x10);
-        assertThat(initReplyFlags(0)).isEqualTo(0x10);
-    }
-
-    private int initReplyFlags(int kernelFlags) {
-        Pointer init = Memory.allocateDirect(RUNTIME, 104);
-        init.putInt(0, 104);
-        init.putInt(4, ReaddirPlus.FUSE_INIT);
-        init.putInt(40 + 12, kernelFlags);
-        assertThat(plus.channelFor(init, 104, null)).isNotNull();
-        Pointer header = Memory.allocateDirect(RUNTIME, 16);
-        header.putInt(0, 16 + 24);
-        Pointer out = Memory.allocateDirect(RUNTIME, 24);
-        out.putInt(12, 0x10); // libfuse's own flags
-        Pointer iov = Memory.allocateDirect(RUNTIME, 32);
-        iov.putPointer(0, header);
-        iov.putLong(8, 16);
-        iov.putPointer(16, out);
-        iov.putLong(24, 24);
-        libc.writev.clear();
-        assertThat(plus.sendInitReply(null, iov, 2)).isZero();
-        return ByteBuffer.wrap(libc.writev.get(1)).order(ByteOrder.nativeOrder()).getInt(12);
     }
 
     private static Pointer readdirPlus(int size) {
