@@ -6,10 +6,11 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * Gives a new file the permission bits the kernel asked for. Where the backing keeps permissions the
- * bits go with the file's creation ({@code posix:permissions}), which spares a second resolution of
- * the path and a chmod per file; the store then removes this process's umask from them, as open(2)
- * does, and only when that umask may have removed one of the asked-for bits is the chmod still made.
+ * Gives a new file or folder the permission bits the kernel asked for. Where the backing keeps
+ * permissions the bits go with the creation ({@code posix:permissions}), which spares a second
+ * resolution of the path and a chmod per entry; the store then removes this process's umask from
+ * them, as open(2) and mkdir(2) do, and only when that umask may have removed one of the asked-for
+ * bits is the chmod still made.
  */
 final class NewEntryModes {
     private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
@@ -27,12 +28,12 @@ final class NewEntryModes {
         this.umask = umask;
     }
 
-    /** The attributes to create a file with for {@code mode}. */
+    /** The attributes to create a file or folder with for {@code mode}. */
     FileAttribute<?>[] atCreation(long mode) {
         return backing.posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(AttributeOps.permissions(mode))} : NONE;
     }
 
-    /** After the file at {@code p} was created with {@link #atCreation}: sets what the umask may have removed. */
+    /** After the entry at {@code p} was created with {@link #atCreation}: sets what the umask may have removed. */
     void afterCreation(Path p, long mode) throws IOException {
         if ((mode & umask & 0777) != 0) {
             AttributeOps.applyMode(backing, p, mode);

@@ -78,10 +78,11 @@ final class TreeOps {
         }
     }
 
+    /** A new folder, with its permission bits given at its creation ({@link NewEntryModes}). */
     void mkdir(String path, long mode) throws IOException {
         Path p = backing.resolveNew(path);
-        Files.createDirectory(p);
-        AttributeOps.applyMode(backing, p, mode);
+        Files.createDirectory(p, modes.atCreation(mode));
+        modes.afterCreation(p, mode);
     }
 
     /** fsyncs a folder: opened for reading, as on Linux, its channel's force syncs the folder. */

@@ -12,7 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A new file ends with exactly the mode asked for, with the chmod made only where the umask may have cut it. */
+/** A new file or folder ends with exactly the mode asked for, with the chmod made only where the umask may have cut it. */
 class NewEntryModesTest {
     @TempDir
     Path tmp;
@@ -26,6 +26,25 @@ class NewEntryModesTest {
             FileChannel.open(p, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), modes.atCreation(mode)).close();
             modes.afterCreation(p, mode);
             assertThat(StatFiller.mode(Files.getPosixFilePermissions(p))).as("mode %o", mode).isEqualTo(mode);
+        }
+    }
+
+    @Test
+    void aNewFolderHasExactlyTheModeAskedForOnAPlainFolderAndInAVault() throws IOException {
+        Files.createDirectory(tmp.resolve("plain"));
+        try (var vault = dev.coffer.core.nio.CofferFileSystems.create(tmp.resolve("vault"), "test passphrase".toCharArray(),
+                VaultMountTest.FAST)) {
+            for (Path root : new Path[] {tmp.resolve("plain"), vault.getPath("/")}) {
+                NewEntryModes modes = new NewEntryModes(new Backing(root, 0, 0));
+                int[] asked = {0700, 0750, 0755, 0775, 0777, 0555, 0500, 0300, 0000, 0020};
+                for (int mode : asked) {
+                    Path p = root.resolve("d" + Integer.toOctalString(mode));
+                    Files.createDirectory(p, modes.atCreation(mode));
+                    modes.afterCreation(p, mode);
+                    assertThat(StatFiller.mode(Files.getPosixFilePermissions(p))).as("%s mode %o", root, mode).isEqualTo(mode);
+                    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------")); // to clear it as any user
+                }
+            }
         }
     }
 

@@ -123,6 +123,29 @@ class RequestCostTest {
         }
     }
 
+    /**
+     * A mkdir (tar xf: one per folder): the storage folder made with the asked-for permissions, no
+     * lookup of the new folder after it is made and no change of its mode (the permissions went with
+     * its creation). Where this process's umask may remove an asked-for bit, the chmod is made: see
+     * NewEntryModesTest.
+     */
+    @Test
+    void aMkdirGivesTheModeWithTheStorageFoldersCreation() throws IOException {
+        int before = rec.calls().size();
+        tree.mkdir("/d/newdir", 0700);
+        List<String> calls = rec.calls().subList(before, rec.calls().size());
+        List<String> made = calls.stream().filter(c -> c.startsWith("mkdir ")).toList();
+        // the storage folder (its new two-letter parent first: this store is not the default one), then the entry folder
+        assertThat(made).hasSizeGreaterThanOrEqualTo(2);
+        Path storage = Path.of(made.get(made.size() - 2).substring("mkdir ".length()));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(storage))).isEqualTo("rwx------");
+        assertThat(calls).filteredOn(c -> c.startsWith("set ") || c.startsWith("view ")).as("mode changes").isEmpty();
+        String entry = made.get(made.size() - 1).substring("mkdir ".length());
+        List<String> afterEntry = calls.subList(calls.lastIndexOf("mkdir " + entry), calls.size());
+        assertThat(afterEntry).filteredOn(c -> c.startsWith("stat ") && c.contains(entry)).as("lookups of the new folder").isEmpty();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fs.getPath("/d/newdir")))).isEqualTo("rwx------");
+    }
+
     /** chmod (tar and cp -a send one per file): the core's lookup and the ciphertext file's mode, nothing else. */
     @Test
     void aChmodIsOneStatAndTheModeOfTheCiphertextFile() throws IOException {

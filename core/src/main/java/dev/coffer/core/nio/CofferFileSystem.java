@@ -54,6 +54,8 @@ public final class CofferFileSystem extends FileSystem {
     final TreeWriter writer;
     final Mover mover;
     final ChannelOpener opener;
+    /** What a new file or folder may be created with (its permissions, where the store keeps them). */
+    final CreationAttributes creation;
     final AttributeReader attributes;
     final SymlinkTargets symlinks;
     final ConflictResolver conflicts;
@@ -83,7 +85,8 @@ public final class CofferFileSystem extends FileSystem {
         this.resolver = new Resolver(mapper, symlinks, posix);
         this.writer = new TreeWriter(mapper, contentKeys, symlinks, openFiles);
         this.mover = new Mover(mapper, writer, openFiles);
-        this.opener = new ChannelOpener(resolver, mapper, writer, openFiles, readOnly, new CreationAttributes(posix));
+        this.creation = new CreationAttributes(posix);
+        this.opener = new ChannelOpener(resolver, mapper, writer, openFiles, readOnly, creation);
         this.attributes = new AttributeReader(mapper, contentKeys.layout(), openFiles, posix);
         this.conflicts = new ConflictResolver(mapper, lister, new CleartextComparison(contentKeys), readOnly);
         this.root = new CofferPath(this, true, List.of());

@@ -149,8 +149,9 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(dir);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkWritable();
+        FileAttribute<?>[] storageAttrs = fs.creation.forCiphertext(attrs); // refused before anything is made
         fs.structurally(() -> {
-            fs.writer.createDirectory(fs.resolver.locate(p));
+            fs.writer.createDirectory(fs.resolver.locate(p), storageAttrs);
             return null;
         });
     }

@@ -7,11 +7,12 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The initial attributes a new file may be given ({@code Files.createFile(path, attrs)},
- * {@code FileChannel.open(path, options, attrs)}): only its permissions, where the vault folder's store
- * keeps them. They go to the ciphertext file's own creation, so they are set atomically with it and the
- * store applies the process's umask as the default provider does. Anything else is refused as the NIO
- * contract asks, with {@link UnsupportedOperationException}, before anything is created.
+ * The initial attributes a new file or folder may be given ({@code Files.createFile(path, attrs)},
+ * {@code FileChannel.open(path, options, attrs)}, {@code Files.createDirectory(path, attrs)}): only its
+ * permissions, where the vault folder's store keeps them. They go to the creation of the ciphertext
+ * file (a folder's: its storage folder), so they are set with it and the store applies the process's
+ * umask as the default provider does. Anything else is refused as the NIO contract asks, with
+ * {@link UnsupportedOperationException}, before anything is created.
  */
 final class CreationAttributes {
     /** No initial attributes: what an existing ciphertext file is opened with. */
@@ -24,7 +25,7 @@ final class CreationAttributes {
         this.posix = posix;
     }
 
-    /** What the ciphertext file is to be created with, given a new cleartext file's {@code attrs}. */
+    /** What the ciphertext file (or storage folder) is to be created with, given a new cleartext entry's {@code attrs}. */
     FileAttribute<?>[] forCiphertext(FileAttribute<?>... attrs) {
         if (attrs == null || attrs.length == 0) {
             return NONE;

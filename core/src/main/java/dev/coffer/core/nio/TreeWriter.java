@@ -21,6 +21,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.util.UUID;
 
 /**
@@ -42,11 +43,21 @@ final class TreeWriter {
 
     /** Storage folder and {@code dirid.c9r}, then the entry folder, then {@code dir.c9r} last. */
     void createDirectory(Located l) throws IOException {
+        createDirectory(l, CreationAttributes.NONE);
+    }
+
+    /**
+     * As {@link #createDirectory(Located)}, the storage folder made with {@code storageAttrs} (its
+     * permissions, from {@link CreationAttributes}): the folder's permissions are its storage folder's.
+     */
+    void createDirectory(Located l, FileAttribute<?>[] storageAttrs) throws IOException {
         Slot slot = writableSlot(l);
         String id = UUID.randomUUID().toString();
         Path storage = mapper.storageOf(id);
-        createStorage(storage);
+        StoragePermissions permissions = StoragePermissions.of(storageAttrs);
+        createStorage(storage, permissions.whileBuilding());
         AtomicFiles.write(storage.resolve(DirectoryLister.DIRID_FILE), keys.encryptSmall(id.getBytes(StandardCharsets.US_ASCII)));
+        permissions.finish(storage);
         AtomicFiles.syncDirectory(storage.getParent());
         buildEntry(slot, l);
         AtomicFiles.write(slot.payload(EntryType.DIRECTORY), id.getBytes(StandardCharsets.US_ASCII));
@@ -55,17 +66,26 @@ final class TreeWriter {
     }
 
     /**
-     * Creates a folder's storage and, if missing, its two-letter parent. java.io's {@code mkdir}
-     * answers a parent that exists with false instead of the JDK's exception, which
-     * {@code createDirectories} throws and catches twice whenever the parent is new (most new
-     * folders of a young vault); any real failure still comes from {@code createDirectories}.
+     * Creates a folder's storage with {@code attrs} and, if missing, its two-letter parent (never
+     * with them: other folders' storage goes there too). java.io's {@code mkdir} answers a parent
+     * that exists with false instead of the JDK's exception, which {@code createDirectories} throws
+     * and catches twice whenever the parent is new (most new folders of a young vault); any real
+     * failure still comes from the NIO calls after it.
      */
-    private static void createStorage(Path storage) throws IOException {
+    private static void createStorage(Path storage, FileAttribute<?>[] attrs) throws IOException {
         Path parent = storage.getParent();
         if (parent != null && parent.getFileSystem() == FileSystems.getDefault()) {
             parent.toFile().mkdir();
         }
-        Files.createDirectories(storage);
+        try {
+            Files.createDirectory(storage, attrs);
+        } catch (NoSuchFileException e) {
+            if (parent == null) {
+                throw e;
+            }
+            Files.createDirectories(parent);
+            Files.createDirectory(storage, attrs);
+        }
     }
 
     /** Entry folder, {@code name.c9s}, then {@code symlink.c9r} last. */

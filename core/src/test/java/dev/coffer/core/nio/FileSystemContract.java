@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -239,6 +240,36 @@ public abstract class FileSystemContract {
         assertThat(Files.getPosixFilePermissions(a, LinkOption.NOFOLLOW_LINKS)).isEqualTo(ownerOnly);
     }
 
+    /**
+     * A new folder takes the permissions it is created with, where the store keeps permissions (the
+     * others refuse them); one its owner may not write into is still made whole, and lists. The bits
+     * chosen are ones a umask of 022 or 027 keeps.
+     */
+    @Test
+    public void aNewFolderTakesThePermissionsItIsCreatedWith() throws IOException {
+        Path r = root();
+        Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rwx------");
+        if (!r.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            assertThatThrownBy(() -> Files.createDirectory(r.resolve("d"), PosixFilePermissions.asFileAttribute(ownerOnly)))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            assertThat(Files.exists(r.resolve("d"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+            return;
+        }
+        Path d = Files.createDirectory(r.resolve("d"), PosixFilePermissions.asFileAttribute(ownerOnly));
+        assertThat(Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS)).isEqualTo(ownerOnly);
+        Files.writeString(d.resolve("inside"), "a file in it");
+        assertThat(Files.readString(d.resolve("inside"))).isEqualTo("a file in it");
+
+        Set<PosixFilePermission> readOnly = PosixFilePermissions.fromString("r-xr-x---");
+        Path ro = Files.createDirectory(r.resolve("ro"), PosixFilePermissions.asFileAttribute(readOnly));
+        assertThat(Files.getPosixFilePermissions(ro, LinkOption.NOFOLLOW_LINKS)).isEqualTo(readOnly);
+        assertThat(Files.isDirectory(ro, LinkOption.NOFOLLOW_LINKS)).isTrue();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(ro)) {
+            assertThat(entries.iterator().hasNext()).isFalse();
+        }
+        Files.setPosixFilePermissions(ro, ownerOnly); // so that the tree can be cleared as any user
+    }
+
     /** An initial attribute that cannot be set at creation is refused before anything is made. */
     @Test
     public void anInitialAttributeOtherThanPermissionsIsRefusedAndNothingIsMade() throws IOException {
@@ -256,5 +287,7 @@ public abstract class FileSystemContract {
         };
         assertThatThrownBy(() -> Files.createFile(r.resolve("f"), modified)).isInstanceOf(UnsupportedOperationException.class);
         assertThat(Files.exists(r.resolve("f"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThatThrownBy(() -> Files.createDirectory(r.resolve("d"), modified)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(Files.exists(r.resolve("d"), LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 }
