@@ -41,14 +41,10 @@ final class TreeWriter {
         this.openFiles = openFiles;
     }
 
-    /** Storage folder and {@code dirid.c9r}, then the entry folder, then {@code dir.c9r} last. */
-    void createDirectory(Located l) throws IOException {
-        createDirectory(l, CreationAttributes.NONE);
-    }
-
     /**
-     * As {@link #createDirectory(Located)}, the storage folder made with {@code storageAttrs} (its
-     * permissions, from {@link CreationAttributes}): the folder's permissions are its storage folder's.
+     * Storage folder and {@code dirid.c9r}, then the entry folder, then {@code dir.c9r} last. The
+     * storage folder is made with {@code storageAttrs} (none, or the folder's permissions, from
+     * {@link CreationAttributes}): a folder's permissions are its storage folder's.
      */
     void createDirectory(Located l, FileAttribute<?>[] storageAttrs) throws IOException {
         Slot slot = writableSlot(l);
