@@ -173,60 +173,81 @@ final class SessionLoop {
     }
 
     private void work() {
-        Runtime runtime = Runtime.getSystemRuntime();
-        Pointer memory = Memory.allocateDirect(runtime, bufferSize);
-        Pointer buf = Memory.allocateDirect(runtime, FUSE_BUF_STRUCT);
-        Pointer channelRef = Memory.allocateDirect(runtime, runtime.addressSize());
-        WorkerRequest request = WorkerRequest.forThisWorker();
+        Worker worker = new Worker();
         try {
-            while (lib.fuse_session_exited(session) == 0) {
-                buf.setMemory(0, FUSE_BUF_STRUCT, (byte) 0);
-                buf.putLong(0, bufferSize);
-                buf.putPointer(16, memory);
-                channelRef.putPointer(0, channel);
-                int res = lib.fuse_session_receive_buf(session, buf, channelRef);
-                if (res == -EINTR || res == -EAGAIN) {
-                    continue;
-                }
-                if (res <= 0) {
-                    if (res < 0) {
-                        error = res;
-                        lib.fuse_session_exit(session);
-                    }
-                    break;
-                }
-                busy();
-                Pointer received = channelRef.getPointer(0);
-                boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
-                int opcode = inMemory && res >= 8 ? memory.getInt(4) : -1;
-                if (readdirPlus != null && inMemory) {
-                    readdirPlus.note(memory, res); // an entry the kernel is given: no lookup for it in a listing soon
-                }
-                boolean hasHeader = inMemory && res >= FUSE_IN_HEADER;
-                long nodeid = hasHeader ? memory.getLong(NODEID_OFFSET) : 0;
-                request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0);
-                if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
-                    readdirPlus.answer(memory, res); // libfuse 2 does not know it
-                } else {
-                    beforeEachRequest.run();
-                    Pointer replyChannel = noFlushReplies == null || !inMemory ? received : noFlushReplies.channelFor(memory, res, received);
-                    if (initReply != null && opcode == InitReply.FUSE_INIT) {
-                        replyChannel = initReply.channelFor(memory, res, replyChannel);
-                    }
-                    lib.fuse_session_process_buf(session, buf, replyChannel);
-                    if (request.takeLostWrite() && notify != null && nodeid != 0) {
-                        invalidate(nodeid);
-                    }
-                }
-                synchronized (lock) {
-                    idle++;
-                }
+            while (worker.serveOne()) {
+                // one request per call: the loop itself stays in the interpreter (a worker thread
+                // enters it once), so what each request runs is in a method the JIT compiles
             }
         } catch (Throwable t) { // never expected; the session must still end cleanly
             LOG.warn("FUSE worker failed: {}", t.getClass().getName());
             lib.fuse_session_exit(session);
         } finally {
             leave();
+        }
+    }
+
+    /** One worker's request buffer and the structs libfuse fills with each request. */
+    private final class Worker {
+        private final Pointer memory;
+        private final Pointer buf;
+        private final Pointer channelRef;
+        private final WorkerRequest request = WorkerRequest.forThisWorker();
+
+        Worker() {
+            Runtime runtime = Runtime.getSystemRuntime();
+            memory = Memory.allocateDirect(runtime, bufferSize);
+            buf = Memory.allocateDirect(runtime, FUSE_BUF_STRUCT);
+            channelRef = Memory.allocateDirect(runtime, runtime.addressSize());
+        }
+
+        /** Reads one request and processes it; false once the session has ended. */
+        boolean serveOne() {
+            if (lib.fuse_session_exited(session) != 0) {
+                return false;
+            }
+            buf.setMemory(0, FUSE_BUF_STRUCT, (byte) 0);
+            buf.putLong(0, bufferSize);
+            buf.putPointer(16, memory);
+            channelRef.putPointer(0, channel);
+            int res = lib.fuse_session_receive_buf(session, buf, channelRef);
+            if (res == -EINTR || res == -EAGAIN) {
+                return true;
+            }
+            if (res <= 0) {
+                if (res < 0) {
+                    error = res;
+                    lib.fuse_session_exit(session);
+                }
+                return false;
+            }
+            busy();
+            Pointer received = channelRef.getPointer(0);
+            boolean inMemory = (buf.getInt(8) & FUSE_BUF_IS_FD) == 0; // not left in a pipe (-o splice_read)
+            int opcode = inMemory && res >= 8 ? memory.getInt(4) : -1;
+            if (readdirPlus != null && inMemory) {
+                readdirPlus.note(memory, res); // an entry the kernel is given: no lookup for it in a listing soon
+            }
+            boolean hasHeader = inMemory && res >= FUSE_IN_HEADER;
+            long nodeid = hasHeader ? memory.getLong(NODEID_OFFSET) : 0;
+            request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0);
+            if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
+                readdirPlus.answer(memory, res); // libfuse 2 does not know it
+            } else {
+                beforeEachRequest.run();
+                Pointer replyChannel = noFlushReplies == null || !inMemory ? received : noFlushReplies.channelFor(memory, res, received);
+                if (initReply != null && opcode == InitReply.FUSE_INIT) {
+                    replyChannel = initReply.channelFor(memory, res, replyChannel);
+                }
+                lib.fuse_session_process_buf(session, buf, replyChannel);
+                if (request.takeLostWrite() && notify != null && nodeid != 0) {
+                    invalidate(nodeid);
+                }
+            }
+            synchronized (lock) {
+                idle++;
+            }
+            return true;
         }
     }
 
