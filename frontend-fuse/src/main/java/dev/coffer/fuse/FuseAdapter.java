@@ -2,6 +2,7 @@ package dev.coffer.fuse;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import jnr.ffi.Pointer;
 import jnr.ffi.Struct;
@@ -30,6 +31,9 @@ import ru.serce.jnrfuse.struct.Timespec;
  * <p>A file unlinked while open stays usable through its handles: libfuse renames it to a
  * {@code .fuse_hidden} name, which {@link Backing} keeps in a reserved folder out of sight.
  *
+ * <p>The calls on an open file (read, write, flush, release, fsync, ftruncate) go by its handle and
+ * get a null path: {@link StructReusingCallbacks} does not have jnr-ffi decode one.
+ *
  * <p>Not responsible for mounting ({@link FuseMount}) or threads ({@link SessionLoop}). Not final:
  * tests subclass it to slow an operation down or record the threads that call it.
  */
@@ -40,6 +44,8 @@ public class FuseAdapter extends FuseStubFS {
     private final TreeOps tree;
     private final AttributeOps attributes;
     private final CompletableFuture<Void> initialised = new CompletableFuture<>();
+    /** Native code calls these through the operations table for the mount's life. */
+    private final List<Object> handleCallbacks;
 
     /** An adapter serving {@code root}; entries are reported as owned by {@code uid}/{@code gid}. */
     public FuseAdapter(Path root, long uid, long gid) {
@@ -53,7 +59,7 @@ public class FuseAdapter extends FuseStubFS {
         this.files = new FileOps(backing, handles, changes, StreamTiming.MOUNT, OpenFlagBits.HOST, WorkerRequest::requester);
         this.tree = new TreeOps(backing, names, changes);
         this.attributes = new AttributeOps(backing);
-        StructReusingCallbacks.install(fuseOperations, this);
+        this.handleCallbacks = StructReusingCallbacks.install(fuseOperations, this);
     }
 
     /**

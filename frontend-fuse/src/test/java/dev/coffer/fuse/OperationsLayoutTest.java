@@ -21,4 +21,16 @@ class OperationsLayoutTest {
         assertThat(Struct.getMemory(adapter.operations()).getAddress(FuseAdapter.FLAGS_OFFSET - 16))
                 .as("utimens is").isNotZero();
     }
+
+    @Test
+    void theCallsOnAnOpenFileAreInstalledUndecoded() {
+        FuseAdapter adapter = new FuseAdapter(Path.of("/"), 0, 0);
+        var ops = adapter.operations();
+        for (var slot : java.util.List.of(ops.read, ops.write, ops.flush, ops.release, ops.fsync, ops.ftruncate)) {
+            assertThat(Struct.getMemory(ops).getAddress(slot.offset())).as("slot at %d", slot.offset()).isNotZero();
+        }
+        assertThat(Struct.getMemory(ops).getAddress(ops.flush.offset()))
+                .as("flush and release have closures of their own")
+                .isNotEqualTo(Struct.getMemory(ops).getAddress(ops.release.offset()));
+    }
 }
