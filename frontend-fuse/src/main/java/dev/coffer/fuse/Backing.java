@@ -46,6 +46,7 @@ final class Backing {
     private final long gid;
     private volatile boolean unlinkedFolderReady;
     private final KeptNames kept = new KeptNames();
+    private final ParsedPaths parsed = new ParsedPaths();
 
     /**
      * @param root the folder to serve
@@ -111,8 +112,13 @@ final class Backing {
             }
             return inReserved;
         }
-        // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
-        return rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
+        Path p = parsed.get(fusePath);
+        if (p == null) {
+            // One parse per request instead of a parse and a resolve (a path per kernel request adds up in rm -rf).
+            p = rootIsFileSystemRoot && fusePath.startsWith("/") ? root.getFileSystem().getPath(fusePath) : root.resolve(relative);
+            parsed.put(fusePath, p);
+        }
+        return p;
     }
 
     /**
