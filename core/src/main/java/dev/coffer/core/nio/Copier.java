@@ -34,8 +34,8 @@ final class Copier {
         boolean follow = !opts.contains(LinkOption.NOFOLLOW_LINKS);
         Located src = fs.resolver.existing(source, follow);
         Located dst = fs.resolver.locate(target);
-        if (src.path().equals(dst.path())) {
-            return;
+        if (sameEntry(src, dst)) {
+            return; // also the same name in another Unicode form: deleting the target would delete the source
         }
         if (dst.exists()) {
             if (!opts.contains(StandardCopyOption.REPLACE_EXISTING)) {
@@ -54,6 +54,13 @@ final class Copier {
             Files.getFileAttributeView(target, java.nio.file.attribute.BasicFileAttributeView.class)
                     .setTimes(a.lastModifiedTime(), a.lastAccessTime(), null);
         }
+    }
+
+    private static boolean sameEntry(Located src, Located dst) {
+        if (src.isRoot() || dst.isRoot()) {
+            return src.isRoot() && dst.isRoot();
+        }
+        return src.slot().entryPath().equals(dst.slot().entryPath());
     }
 
     private void copyContent(CofferPath source, CofferPath target, boolean follow) throws IOException {

@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.names.DamagedEntryException;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.LongNames;
@@ -17,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,28 @@ final class Mover {
         this.openFiles = openFiles;
     }
 
+    /**
+     * True if {@code dst} lies in the folder {@code src} or below it, however either path spells its
+     * names: compared as NFC names, and by the folders' IDs (the moved folder's, read afresh, against
+     * the target's parent and the folders above it), since a path in another Unicode form, or through
+     * an NFD-stored alias, names the same folders. Moving a folder into itself would leave its
+     * pointer inside its own storage folder, unreachable with everything below it.
+     */
+    private boolean movesIntoItself(Located src, Located dst, Entry moved) throws IOException {
+        List<String> from = src.path().nfcNames();
+        List<String> to = dst.path().nfcNames();
+        if (to.size() >= from.size() && to.subList(0, from.size()).equals(from)) {
+            return true;
+        }
+        String id;
+        try {
+            id = mapper.open(moved, src.display()).dirId();
+        } catch (DamagedEntryException damaged) {
+            return false; // no ID to compare: a damaged pointer may still be moved or renamed away
+        }
+        return dst.parent() != null && dst.parent().isSelfOrAncestor(id);
+    }
+
     void move(Located src, Located dst, CopyOption... options) throws IOException {
         if (src.isRoot() || dst.isRoot()) {
             throw new FileSystemException(src.display(), dst.display(), "the root folder cannot be moved or replaced");
@@ -48,7 +72,7 @@ final class Mover {
         if (src.slot().entryPath().equals(dst.slot().entryPath())) {
             return; // same entry (also the same name in another Unicode normal form)
         }
-        if (e.type() == EntryType.DIRECTORY && dst.path().startsWith(src.path())) {
+        if (e.type() == EntryType.DIRECTORY && movesIntoItself(src, dst, e)) {
             throw new FileSystemException(src.display(), dst.display(), "cannot move a folder into itself");
         }
         boolean replace = Arrays.asList(options).contains(StandardCopyOption.REPLACE_EXISTING);
