@@ -1,8 +1,10 @@
 package dev.coffer.core.names;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The folders {@link PathMapper} has resolved, kept as a tree of cleartext names: finding a folder
@@ -14,18 +16,41 @@ import java.util.concurrent.ConcurrentHashMap;
  * have moved meanwhile): callers take a {@link #generation()} before resolving and pass it to
  * {@link #put}, which stores nothing if any invalidation happened since.
  *
- * <p>Not responsible for resolving folders (that is {@link PathMapper}'s job).
+ * <p>A folder's pointer ({@code dir.c9r}) can change behind the vault's back: a sync client brings
+ * another device's rename of the folder, or its removal and a new folder of that name. So a cached
+ * folder is trusted for {@link #TRUST_NANOS} after it was read or last checked; the walk that next
+ * passes it has the {@link Checker} look at its pointer again, and drops it (with what was cached
+ * below it) if the pointer no longer names that folder. Folders cached through this mount's own
+ * changes are dropped by the changes themselves ({@link #invalidate}, {@link #forget}).
+ *
+ * <p>Not responsible for resolving folders (that is {@link PathMapper}'s job), nor for reading
+ * pointers (the checker's).
  */
 final class FolderCache {
     static final int LIMIT = 20_000;
+    /** How long a cached folder is used without a look at its pointer: how late a change underneath can be seen. */
+    static final long TRUST_NANOS = 1_000_000_000L;
+
+    /** Looks at a cached folder's pointer: whether it still names the folder cached (may read it). */
+    interface Checker {
+        boolean stillCurrent(Node node);
+    }
 
     /** One cached folder and the cached folders right below it. */
     static final class Node {
         final CiphertextDirectory dir;
+        /** The folder's {@code dir.c9r}; null for the root, which has none. */
+        final Path pointer;
         final Map<String, Node> children = new ConcurrentHashMap<>();
+        /** When the folder was read or last found current (the cache's clock). */
+        volatile long checkedAt;
+        /** What the checker saw of the pointer when it last read it, for its next look; null before. */
+        volatile Object seen;
 
-        Node(CiphertextDirectory dir) {
+        Node(CiphertextDirectory dir, Path pointer, long checkedAt) {
             this.dir = dir;
+            this.pointer = pointer;
+            this.checkedAt = checkedAt;
         }
     }
 
@@ -34,14 +59,24 @@ final class FolderCache {
 
     private final Object lock = new Object();
     private final CiphertextDirectory rootDir;
+    private final Checker checker;
+    private final LongSupplier clock;
     private volatile Node root;
     /** Written under {@code lock}; read without it on every lookup ({@link #generation}). */
     private volatile long generation;
     private int size;
 
+    /** A cache whose folders never change underneath (tests of the tree alone). */
     FolderCache(CiphertextDirectory rootDir) {
+        this(rootDir, node -> true, System::nanoTime);
+    }
+
+    /** @param clock nanoseconds, for {@link #TRUST_NANOS} */
+    FolderCache(CiphertextDirectory rootDir, Checker checker, LongSupplier clock) {
         this.rootDir = rootDir;
-        this.root = new Node(rootDir);
+        this.checker = checker;
+        this.clock = clock;
+        this.root = new Node(rootDir, null, 0);
     }
 
     /** The count of invalidations so far; see {@link #put}. No lock: every lookup asks. */
@@ -53,15 +88,61 @@ final class FolderCache {
     Deepest deepest(List<String> nfcComponents) {
         Node node = root;
         int depth = 0;
+        long now = 0;
+        boolean clockRead = false;
         for (String component : nfcComponents) {
             Node next = node.children.get(component);
             if (next == null) {
                 break;
             }
+            if (!clockRead) {
+                now = clock.getAsLong();
+                clockRead = true;
+            }
+            if (next.pointer != null && now - next.checkedAt > TRUST_NANOS) {
+                if (!checker.stillCurrent(next)) {
+                    drop(node, component, next);
+                    break;
+                }
+                next.checkedAt = now;
+            }
             node = next;
             depth++;
         }
         return new Deepest(node.dir, depth, node);
+    }
+
+    /** Drops {@code stale}, found as {@code name} below {@code parent}, unless it was replaced meanwhile. */
+    private void drop(Node parent, String name, Node stale) {
+        synchronized (lock) {
+            generation++; // a resolution that began before must not store what it read of the old pointer
+            if (parent.children.remove(name, stale)) {
+                size -= count(stale);
+            }
+        }
+    }
+
+    /**
+     * Drops the folder cached at {@code nfcComponents}, if any (nothing is read): the name is known to
+     * hold no folder now (a lookup found it free or taken by something else), so a folder cached
+     * there was removed or replaced underneath and must not take a new entry's place.
+     */
+    void forget(List<String> nfcComponents) {
+        if (nfcComponents.isEmpty()) {
+            return;
+        }
+        Node parent = root;
+        for (String component : nfcComponents.subList(0, nfcComponents.size() - 1)) {
+            parent = parent.children.get(component);
+            if (parent == null) {
+                return;
+            }
+        }
+        String name = nfcComponents.get(nfcComponents.size() - 1);
+        Node cached = parent.children.get(name);
+        if (cached != null) {
+            drop(parent, name, cached);
+        }
     }
 
     /**
@@ -71,6 +152,11 @@ final class FolderCache {
      * under, or null if nothing was stored.
      */
     Node put(Node parent, String name, CiphertextDirectory child, long generation) {
+        return put(parent, name, child, null, generation);
+    }
+
+    /** As {@link #put(Node, String, CiphertextDirectory, long)}, for a folder read from {@code pointer}, checked from then on. */
+    Node put(Node parent, String name, CiphertextDirectory child, Path pointer, long generation) {
         synchronized (lock) {
             if (generation != this.generation || parent == null) {
                 return null;
@@ -82,11 +168,12 @@ final class FolderCache {
             }
             Node existing = parent.children.get(name);
             if (existing != null && existing.dir.equals(child)) {
+                existing.checkedAt = clock.getAsLong(); // just read again: current
                 return existing;
             }
             // New, or a fresh read found another folder there (dir.c9r changed underneath): the
             // old one and what was cached below it are stale.
-            Node added = new Node(child);
+            Node added = new Node(child, pointer, clock.getAsLong());
             parent.children.put(name, added);
             size += 1 - (existing == null ? 0 : count(existing));
             return added;
@@ -124,7 +211,7 @@ final class FolderCache {
     }
 
     private void clearLocked() {
-        root = new Node(rootDir);
+        root = new Node(rootDir, null, 0);
         size = 0;
     }
 

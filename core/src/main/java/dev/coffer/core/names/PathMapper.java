@@ -34,7 +34,7 @@ public final class PathMapper {
         this.names = names;
         this.longNames = longNames;
         this.root = new CiphertextDirectory("", storageOf(""), Set.of());
-        this.folders = new FolderCache(root);
+        this.folders = new FolderCache(root, this::pointerStillNames, System::nanoTime);
     }
 
     public NameCipher names() {
@@ -220,11 +220,50 @@ public final class PathMapper {
         FolderCache.Node node = cached.node();
         for (int i = cached.depth(); i < nfcComponents.size(); i++) {
             String component = nfcComponents.get(i);
-            dir = child(dir, component, "/" + String.join("/", nfcComponents.subList(0, i + 1)));
+            String cleartextPath = "/" + String.join("/", nfcComponents.subList(0, i + 1));
+            Entry e = folderEntry(dir, component, cleartextPath);
+            dir = open(e, cleartextPath);
             // A folder moved or deleted while we resolved: our answer may be stale, so do not keep it.
-            node = folders.put(node, component, dir, generation);
+            node = folders.put(node, component, dir, e.payload(), generation);
         }
         return dir;
+    }
+
+    /**
+     * Whether the pointer of a cached folder still names it (the {@link FolderCache}'s check, at most
+     * once a second per folder): a stat, enough when the pointer is the very file read before and had
+     * settled then ({@link EntryTypeCache}'s reasons: time stamps in ticks, times set back by sync
+     * tools); else the pointer is read again. Anything unreadable counts as changed: the folder is
+     * then resolved afresh, which reports what is wrong.
+     */
+    private boolean pointerStillNames(FolderCache.Node node) {
+        try {
+            long statTime = System.currentTimeMillis();
+            BasicFileAttributes now = Files.readAttributes(node.pointer, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!now.isRegularFile()) {
+                return false;
+            }
+            if (node.seen instanceof SeenPointer seen && seen.stillSo(now, statTime)) {
+                return true;
+            }
+            if (!node.dir.dirId().equals(DirIdFiles.read(node.pointer))) {
+                return false;
+            }
+            node.seen = new SeenPointer(now, statTime);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** A cached folder's pointer as stat-ed just before it was read and found to name the folder. */
+    private record SeenPointer(BasicFileAttributes attrs, long statTime) {
+        boolean stillSo(BasicFileAttributes now, long nowTime) {
+            return attrs.fileKey() != null && attrs.fileKey().equals(now.fileKey())
+                    && attrs.lastModifiedTime().equals(now.lastModifiedTime()) && attrs.size() == now.size()
+                    && attrs.lastModifiedTime().toMillis() <= statTime - EntryTypeCache.SETTLED_MILLIS
+                    && nowTime - statTime <= EntryTypeCache.MAX_AGE_MILLIS;
+        }
     }
 
     /** The folder at {@code nfcComponents} if the cache holds it, else null (nothing is read). */
@@ -235,6 +274,11 @@ public final class PathMapper {
 
     /** Follows the {@code dir.c9r} of child {@code name}; refuses files, damaged pointers and loops. */
     public CiphertextDirectory child(CiphertextDirectory parent, String name, String cleartextPath) throws IOException {
+        return open(folderEntry(parent, name, cleartextPath), cleartextPath);
+    }
+
+    /** The entry of child folder {@code name}; refuses a missing name and anything but a folder. */
+    private Entry folderEntry(CiphertextDirectory parent, String name, String cleartextPath) throws IOException {
         Entry e = lookup(slot(parent, name), cleartextPath);
         if (e == null) {
             throw new NoSuchFileException(cleartextPath);
@@ -242,7 +286,7 @@ public final class PathMapper {
         if (e.type() != EntryType.DIRECTORY) {
             throw new NotADirectoryComponentException(cleartextPath);
         }
-        return open(e, cleartextPath);
+        return e;
     }
 
     /** The folder a DIRECTORY entry points to. */
@@ -276,9 +320,18 @@ public final class PathMapper {
         if (generation >= 0 && n > 0) {
             FolderCache.Deepest parent = folders.deepest(nfcComponents.subList(0, n - 1));
             if (parent.depth() == n - 1 && parent.dir().dirId().equals(e.parent().dirId())) {
-                folders.put(parent.node(), nfcComponents.get(n - 1), dir, generation);
+                folders.put(parent.node(), nfcComponents.get(n - 1), dir, e.payload(), generation);
             }
         }
+    }
+
+    /**
+     * Drops a folder cached at {@code nfcComponents}, if any: a new entry is about to take that free
+     * name, so such a folder was removed or replaced underneath (a sync client) and must not stand
+     * for the new one, whose entries would otherwise land in the old folder's storage.
+     */
+    public void forgetFolder(List<String> nfcComponents) {
+        folders.forget(nfcComponents);
     }
 
     /** Drops cached folders at and below {@code nfcComponents} (after a move or delete). */

@@ -126,6 +126,7 @@ final class TreeWriter {
         if (l.entry() != null) {
             throw new FileAlreadyExistsException(l.display());
         }
+        mapper.forgetFolder(l.path().nfcNames());
         return l.slot();
     }
 

@@ -42,6 +42,60 @@ class FolderCacheRefreshTest {
         }
     }
 
+    @Test
+    void aFolderRepointedUnderneathIsFollowedWithinASecondWithoutAListing() throws Exception {
+        Path vault = tmp.resolve("vault");
+        try (CofferFileSystem fs = CofferFileSystems.create(vault, "refresh".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Path a = Files.createDirectory(fs.getPath("/a"));
+            Path backup = Files.createDirectory(fs.getPath("/a-backup"));
+            Files.writeString(a.resolve("notes.txt"), "precious notes");
+            Files.writeString(backup.resolve("other.txt"), "x");
+            Files.writeString(backup.resolve("more.txt"), "y");
+            assertThat(Files.readString(a.resolve("notes.txt"))).isEqualTo("precious notes"); // /a is cached now
+
+            // Another device renamed /a to /a-backup and made a new, empty /a; the sync client swaps the pointers.
+            Path aPointer = pointerOfFolderWith(fs, vault, 1);
+            Path backupPointer = pointerOfFolderWith(fs, vault, 2);
+            byte[] oldA = Files.readAllBytes(aPointer);
+            Files.write(aPointer, Files.readAllBytes(backupPointer));
+            Files.write(backupPointer, oldA);
+            Thread.sleep(FOLDER_TRUST_MILLIS + 100);
+
+            assertThat(Files.exists(a.resolve("notes.txt"))).as("no listing in between").isFalse();
+            Files.writeString(a.resolve("notes.txt"), "scratch");
+            assertThat(Files.readString(backup.resolve("notes.txt"))).as("the moved folder's file").isEqualTo("precious notes");
+            assertThat(names(a)).containsExactly("more.txt", "notes.txt", "other.txt");
+        }
+    }
+
+    @Test
+    void aFolderRemovedUnderneathAndMadeAgainGetsItsNewFilesAtOnce() throws IOException {
+        Path vault = tmp.resolve("vault");
+        try (CofferFileSystem fs = CofferFileSystems.create(vault, "refresh".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Path a = Files.createDirectory(fs.getPath("/a"));
+            Files.writeString(a.resolve("old.txt"), "old");
+            assertThat(Files.readString(a.resolve("old.txt"))).isEqualTo("old"); // /a is cached now
+
+            // The sync client removes /a's entry (another device deleted the folder, pointer first).
+            Path entry = pointerOfFolderWith(fs, vault, 1).getParent();
+            try (Stream<Path> s = Files.walk(entry)) {
+                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+            assertThat(Files.exists(a)).isFalse();
+
+            Files.createDirectory(a);
+            Files.writeString(a.resolve("report.txt"), "an hour of work");
+
+            assertThat(names(a)).containsExactly("report.txt");
+            assertThat(Files.readString(a.resolve("report.txt"))).isEqualTo("an hour of work");
+        }
+    }
+
+    /** How long a cached folder goes unchecked (FolderCache.TRUST_NANOS). */
+    private static final long FOLDER_TRUST_MILLIS = 1_000;
+
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();
