@@ -122,6 +122,9 @@ fi
 common=(--name Coffer --app-version "$version" --vendor "Coffer" --description "Encrypted vaults for cloud-sync folders"
   --dest "$out")
 java_opts=(--java-options "-Dprism.order=es2,sw")
+# FUSE hands file names over as bytes, decoded with the default charset: UTF-8 whatever the locale
+# (JDK 17 under a C locale would merge different non-ASCII names into one file).
+java_opts+=(--java-options "-Dfile.encoding=UTF-8")
 # The JVM's own warnings and errors go to stderr, not stdout, where `coffer mount` and `coffer serve`
 # print what scripts read. (An AOT cache that does not match its jars, one changed since packaging,
 # is ignored with four lines there that no -Xlog option silences; the app runs as without a cache.)

@@ -2,6 +2,7 @@ package dev.coffer.fuse;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -84,9 +85,11 @@ final class Backing {
 
     /**
      * The backing path of the kernel's path {@code fusePath} ({@code "/"} is the root); EACCES for
-     * the reserved folder, which is not part of the served tree.
+     * the reserved folder, which is not part of the served tree; EILSEQ for a path whose bytes did
+     * not decode ({@link KernelNames}).
      */
-    Path resolve(String fusePath) throws AccessDeniedException {
+    Path resolve(String fusePath) throws FileSystemException {
+        KernelNames.requireDecoded(fusePath); // else two names that did not decode would be one file
         if (fusePath.isEmpty() || fusePath.equals("/")) {
             return root;
         }

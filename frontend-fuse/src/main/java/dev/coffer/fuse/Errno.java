@@ -56,6 +56,7 @@ final class Errno {
             new Row(FileSystemException.class, "too many levels of symbolic links", ErrorCodes.ELOOP()),
             new Row(FileSystemException.class, "directory not empty", ErrorCodes.ENOTEMPTY()),
             new Row(FileSystemException.class, "invalid name", ErrorCodes.EINVAL()),
+            new Row(FileSystemException.class, KernelNames.UNDECODABLE.toLowerCase(java.util.Locale.ROOT), ErrorCodes.EILSEQ()),
             new Row(FileSystemException.class, "cannot move a folder into itself", ErrorCodes.EINVAL()),
             new Row(FileSystemException.class, "root folder cannot be", ErrorCodes.EBUSY()),
             new Row(FileSystemException.class, "operation not permitted", ErrorCodes.EPERM()),

@@ -69,6 +69,7 @@ public final class FuseMount implements AutoCloseable {
      */
     static FuseMount mount(Path root, Path mountPoint, MountOptions options, AdapterFactory adapters) throws IOException {
         NativeFuse natives = NativeFuse.load();
+        KernelNames.requireUtf8(java.nio.charset.Charset.defaultCharset());
         SystemMessages.inEnglish(); // the errno table reads the system's messages
         MountPoint mp = MountPoint.prepare(mountPoint, new Fusermount(natives.fusermount));
         try {

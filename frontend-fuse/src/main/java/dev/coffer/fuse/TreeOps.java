@@ -347,6 +347,7 @@ final class TreeOps {
     }
 
     void symlink(String target, String linkPath) throws IOException {
+        KernelNames.requireDecoded(target); // a target that did not decode would point elsewhere
         Files.createSymbolicLink(backing.resolveNew(linkPath), backing.fileSystem().getPath(target));
     }
 

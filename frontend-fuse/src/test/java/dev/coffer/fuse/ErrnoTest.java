@@ -50,6 +50,7 @@ class ErrnoTest {
         m.put(reason("Too many levels of symbolic links or unable to access attributes of symbolic link"), ErrorCodes.ELOOP());
         m.put(reason("Directory not empty"), ErrorCodes.ENOTEMPTY());
         m.put(reason("invalid name"), ErrorCodes.EINVAL());
+        m.put(new FileSystemException(null, null, KernelNames.UNDECODABLE), ErrorCodes.EILSEQ()); // a kernel path that did not decode
         m.put(reason("cannot move a folder into itself"), ErrorCodes.EINVAL());
         m.put(reason("the root folder cannot be moved or replaced"), ErrorCodes.EBUSY());
         m.put(reason("Operation not permitted"), ErrorCodes.EPERM());
