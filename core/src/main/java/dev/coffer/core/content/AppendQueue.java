@@ -88,6 +88,11 @@ final class AppendQueue {
         return busy;
     }
 
+    /** The most bytes one append may hold ({@link #offer} refuses more). */
+    int capacity() {
+        return bufferSize;
+    }
+
     /**
      * Queues a copy of {@code data[off, off + len)} to be appended (waiting while {@link #DEPTH} are
      * queued) and starts a runner if none runs. Called under the file's lock. Returns false, queuing

@@ -601,7 +601,10 @@ public final class OpenFile implements java.io.Closeable {
      */
     private boolean queueAppend(long newSize, Overlay data) throws IOException {
         long oldSize = size;
-        if (appendQueue == null || oldSize == 0 || newSize <= oldSize || data.length() == 0) {
+        // An append up to a batch of units can still hold up to 15 bytes more (a merged tail):
+        // beyond the queue's buffers it takes the unqueued path.
+        if (appendQueue == null || oldSize == 0 || newSize <= oldSize || data.length() == 0
+                || data.length() > appendQueue.capacity()) {
             return false;
         }
         DirtyRange dirty = DirtyRange.of(layout, oldSize, newSize, data, false);

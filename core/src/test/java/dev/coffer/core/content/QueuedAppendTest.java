@@ -64,6 +64,24 @@ class QueuedAppendTest {
     }
 
     @Test
+    void anAppendOfABatchAndAFewBytesMoreIsWrittenNotRefused() throws Exception {
+        Path file = tmp.resolve("f.c9r");
+        byte[] content = random(S + BATCH + 10, 7); // its last unit holds 4,106 bytes: more than a batch in all
+        try (OpenFile f = new OpenFile(channel(file), keys, "/f", false, ROOMY)) {
+            f.write(ByteBuffer.wrap(content, 0, S), 0);
+            assertThat(f.write(ByteBuffer.wrap(content, S, BATCH + 10), S)).isEqualTo(BATCH + 10);
+            assertThat(f.size()).isEqualTo(content.length);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE), keys, "/f", false)) {
+            ByteBuffer back = ByteBuffer.allocate(content.length);
+            while (back.hasRemaining() && f.read(back, back.position()) > 0) {
+                // reads until full
+            }
+            assertThat(back.array()).isEqualTo(content);
+        }
+    }
+
+    @Test
     void appendsAreAcknowledgedWhileTheWritesBeforeThemAreHeldAndReadBackAfterwards() throws Exception {
         Path file = tmp.resolve("f.c9r");
         byte[] content = random(5 * BATCH, 1);
