@@ -518,18 +518,25 @@ public final class OpenFile implements java.io.Closeable {
                     writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header());
                 }
             } else {
-                // New units first, then the ones that existed: a crash leaves old data readable, and a
-                // failure while writing the new ones (full disk) leaves the file exactly as it was.
-                restoringLengthOnFailure(layout.ciphertextLength(oldSize),
-                        () -> writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null));
-                writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
+                // New units first, then the ones that existed, then the old last unit's new tag: a
+                // crash leaves old data readable, and a failure at any step (full disk, EIO) cuts
+                // the new units off again, so the old last unit, still tagged as the last, ends the
+                // file as before (else its tag would fail once the file is opened again).
+                long oldLength = layout.ciphertextLength(oldSize);
+                restoringLengthOnFailure(oldLength, () -> {
+                    writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null);
+                    writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
+                    if (retagUnit != null) {
+                        retag(dirty.retag(), oldSize, newSize, retagUnit);
+                    }
+                });
             }
         } finally {
             for (OldUnit old : oldUnits) {
                 Bytes.wipe(old.cleartext()); // cleartext read back for this change only
             }
         }
-        if (retagUnit != null) {
+        if (rekey && retagUnit != null) {
             retag(dirty.retag(), oldSize, newSize, retagUnit);
         }
         long newLength = layout.ciphertextLength(newSize);

@@ -21,6 +21,35 @@ class DiskFullTest {
     @TempDir
     Path tmp;
 
+    /**
+     * A write that adds units and also rewrites the old last unit in place: the new unit fits, the
+     * rewrite fails (EIO, or ENOSPC on a copy-on-write store). The new unit must go again, or the old
+     * last unit, still tagged as the last, would fail authentication once the file is opened again.
+     */
+    @org.junit.jupiter.api.Test
+    void aWriteWhoseRewriteOfTheOldLastUnitFailsLeavesTheFileReadable() throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), true);
+        SectorLayout layout = keys.layout();
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = new byte[100];
+        Arrays.fill(old, (byte) 'o');
+        SpaceLimitedChannel ch = new SpaceLimitedChannel(FileChannel.open(file, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), Long.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false, () -> Long.MAX_VALUE / 2)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            f.force(true);
+            ch.setBudget(layout.storedUnitLength(1, 8100)); // room for the new unit 1 only
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[8000]), 100)).isInstanceOf(IOException.class);
+            assertThat(f.size()).isEqualTo(100);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(100);
+            ByteBuffer back = ByteBuffer.allocate(100);
+            f.read(back, 0);
+            assertThat(back.array()).isEqualTo(old);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aFailedAppendOrFirstWriteLeavesTheFileAsItWas(boolean authenticated) throws IOException {
