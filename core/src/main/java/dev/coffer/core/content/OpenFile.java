@@ -173,7 +173,7 @@ public final class OpenFile implements java.io.Closeable {
     /** As the public constructors, with the file's scratch buffers given (tests: buffers that fail to be made). */
     OpenFile(FileChannel ciphertext, ContentKeys keys, String cleartextPath, boolean truncate, FreeSpace freeSpace,
             UnitBuffers buffers) throws IOException {
-        this.ciphertext = ciphertext;
+        this.ciphertext = InterruptSafeChannel.wrap(ciphertext); // shared by every handle: no caller's interrupt may close it
         this.freeSpace = freeSpace;
         this.appendQueue = freeSpace != null && keys.authenticated()
                 ? new AppendQueue(this::appendQueued, BATCH * SectorLayout.SECTOR)

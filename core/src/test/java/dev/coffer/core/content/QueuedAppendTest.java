@@ -63,6 +63,46 @@ class QueuedAppendTest {
                 StandardOpenOption.WRITE), Long.MAX_VALUE);
     }
 
+    /**
+     * A thread whose interrupt flag is set (a cancelled task) uses the file while appends are queued:
+     * the JDK would close the ciphertext channel that every handle shares, dropping the queued appends
+     * and failing every later call; the calls work, the appends land, and the thread keeps its flag.
+     */
+    @Test
+    void anInterruptedThreadUsingTheFileClosesNothingForTheOthers() throws Exception {
+        Path file = tmp.resolve("f.c9r");
+        byte[] content = random(4 * BATCH, 11);
+        SpaceLimitedChannel ch = channel(file);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false, ROOMY)) {
+            f.write(ByteBuffer.wrap(content, 0, BATCH), 0);
+            ch.setGate(gate);
+            for (int i = 1; i < 4; i++) {
+                f.write(ByteBuffer.wrap(content, i * BATCH, BATCH), (long) i * BATCH);
+            }
+            assertThat(interrupted(() -> f.ciphertextChannel().lock(0, 1, true).release())).isTrue();
+            gate.countDown();
+            assertThat(interrupted(() -> f.force(true))).isTrue();
+            ByteBuffer back = ByteBuffer.allocate(content.length);
+            assertThat(interrupted(() -> {
+                while (back.hasRemaining() && f.read(back, back.position()) > 0) {
+                    // reads until full
+                }
+            })).isTrue();
+            assertThat(back.array()).isEqualTo(content);
+            f.write(ByteBuffer.allocate(0), 0); // a flush point: no loss to report
+            assertThat(f.size()).isEqualTo(content.length);
+        }
+    }
+
+    /** Runs {@code io} on a thread whose interrupt flag is set; returns whether the flag is still set after it. */
+    private boolean interrupted(OpenFile.IoAction io) throws Exception {
+        return threads.submit(() -> {
+            Thread.currentThread().interrupt();
+            io.run();
+            return Thread.currentThread().isInterrupted();
+        }).get(30, TimeUnit.SECONDS);
+    }
+
     @Test
     void anAppendOfABatchAndAFewBytesMoreIsWrittenNotRefused() throws Exception {
         Path file = tmp.resolve("f.c9r");
