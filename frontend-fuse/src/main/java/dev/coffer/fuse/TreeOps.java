@@ -11,6 +11,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -62,6 +63,9 @@ final class TreeOps {
      * stat first: opening the listing fails with NotDirectoryException for anything but a folder.
      */
     void readdir(String path, Pointer buf, FuseFillDir filler) throws IOException {
+        if (path == null) {
+            throw new NoSuchFileException("(a removed folder)"); // the kernel lists no removed folder; a guard
+        }
         Path dir = backing.resolve(path);
         filler.apply(buf, ByteBuffer.wrap(DOT), null, 0);
         filler.apply(buf, ByteBuffer.wrap(DOTDOT), null, 0);
@@ -85,8 +89,15 @@ final class TreeOps {
         modes.afterCreation(p, mode);
     }
 
-    /** fsyncs a folder: opened for reading, as on Linux, its channel's force syncs the folder. */
+    /**
+     * fsyncs a folder: opened for reading, as on Linux, its channel's force syncs the folder. A null
+     * path (libfuse's for a folder removed while a program holds it open) has nothing left to sync:
+     * success, as ext4 answers.
+     */
     void syncFolder(String path) throws IOException {
+        if (path == null) {
+            return;
+        }
         Path p = backing.resolve(path);
         FileChannel ch;
         try {

@@ -86,6 +86,21 @@ class AdapterOperationsTest {
     }
 
     @Test
+    void fsyncOfAFolderRemovedWhileOpenSucceeds() throws Exception {
+        Files.createDirectory(mnt.resolve("gone"));
+        // libfuse gives the fsyncdir of a removed folder no path (flag_nullpath_ok): ext4 answers 0.
+        String out = Shell.ok(tmp, "python3", "-c", String.join("\n",
+                "import os, sys",
+                "fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)",
+                "os.rmdir(sys.argv[1])",
+                "os.fsync(fd)",
+                "os.close(fd)",
+                "print('synced')"), mnt.resolve("gone").toString());
+        assertThat(out.strip()).isEqualTo("synced");
+        assertThat(Files.exists(backing.resolve("gone"))).isFalse();
+    }
+
+    @Test
     void chmodOfASymlinkItselfChangesNothing() throws IOException {
         // Linux never sends it (chmod follows links); called directly, as a foreign libfuse could.
         Path target = Files.writeString(backing.resolve("target"), "t");
