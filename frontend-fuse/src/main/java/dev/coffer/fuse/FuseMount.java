@@ -88,11 +88,11 @@ public final class FuseMount implements AutoCloseable {
             FuseMount m;
             try {
                 m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
+                m.loop.start();
             } catch (RuntimeException | LinkageError e) {
                 natives.fuse.fuse_teardown(fuse, mountPointString.getValue()); // never a mount without a server
                 throw e;
             }
-            m.loop.start();
             m.awaitInit();
             return m;
         } catch (IOException | RuntimeException e) {

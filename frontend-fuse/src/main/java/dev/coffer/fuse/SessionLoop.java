@@ -4,7 +4,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -72,14 +71,10 @@ final class SessionLoop {
     private boolean invalidationsEnded; // guarded by invalidationLock
     private final long heldEntryNanos;
     private final long bufferSize;
-    private final int maxWorkers;
     private final Runnable onEnd;
     private final Runnable beforeEachRequest;
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
-    private final AtomicInteger started = new AtomicInteger();
-    private final Object lock = new Object();
-    private int workers;
-    private int idle;
+    private final WorkerPool pool;
     private volatile int error;
 
     /**
@@ -98,7 +93,7 @@ final class SessionLoop {
         this.readdirPlus = readdirPlus ? natives.channels.map(c -> readdirPlus(c, beforeEachRequest)).orElse(null) : null;
         this.initReply = natives.channels.map(c -> initReply(c, this.readdirPlus != null)).orElse(null);
         this.notify = natives.notify.orElse(null);
-        this.maxWorkers = maxWorkers;
+        this.pool = new WorkerPool(maxWorkers, WorkerPool.DAEMON_THREADS, this::work, "coffer-fuse-");
         this.onEnd = onEnd;
         this.beforeEachRequest = beforeEachRequest;
     }
@@ -133,9 +128,10 @@ final class SessionLoop {
         }
     }
 
+    /** Starts the first worker; throws if no thread can be started (the caller then tears the mount down). */
     void start() {
-        synchronized (lock) {
-            startWorker();
+        if (!pool.startFirst()) {
+            throw new IllegalStateException("no thread could be started to serve the mount");
         }
     }
 
@@ -146,7 +142,7 @@ final class SessionLoop {
 
     /** Worker threads started so far (never more than maxWorkers). */
     int workersStarted() {
-        return started.get();
+        return pool.started();
     }
 
     /** Lookups made for READDIRPLUS replies so far. */
@@ -164,16 +160,15 @@ final class SessionLoop {
         return error;
     }
 
-    private void startWorker() {
-        workers++;
-        idle++;
-        Thread t = new Thread(this::work, "coffer-fuse-" + started.incrementAndGet());
-        t.setDaemon(true);
-        t.start();
-    }
-
     private void work() {
-        Worker worker = new Worker();
+        Worker worker;
+        try {
+            worker = new Worker();
+        } catch (RuntimeException | Error e) { // its native buffers: this worker goes, the others serve on
+            LOG.warn("a FUSE worker could not start: {}", e.getClass().getName());
+            leave();
+            return;
+        }
         try {
             while (worker.serveOne()) {
                 // one request per call: the loop itself stays in the interpreter (a worker thread
@@ -244,9 +239,7 @@ final class SessionLoop {
                     invalidate(nodeid);
                 }
             }
-            synchronized (lock) {
-                idle++;
-            }
+            pool.idleAgain();
             return true;
         }
     }
@@ -271,22 +264,11 @@ final class SessionLoop {
     }
 
     private void busy() {
-        synchronized (lock) {
-            idle--;
-            if (idle == 0 && workers < maxWorkers) {
-                startWorker();
-            }
-        }
+        pool.busy();
     }
 
     private void leave() {
-        boolean last;
-        synchronized (lock) {
-            workers--;
-            idle--;
-            last = workers == 0;
-        }
-        if (last) {
+        if (pool.leave()) {
             synchronized (invalidationLock) {
                 invalidationsEnded = true; // waits for one being sent: onEnd's teardown frees the channel
             }
