@@ -60,7 +60,6 @@ final class PendingWrite implements Runnable {
     private final Completion done = new Completion(SPIN_NANOS);
     /** Set before {@link #done} is signalled; read after it. */
     private Throwable failure;
-    private boolean unitsWritten;
     /**
      * Set (under the file's lock) once the call that started this write has returned, leaving it
      * running: from then on its failure is an earlier write lost, not that call's own failure.
@@ -110,7 +109,6 @@ final class PendingWrite implements Runnable {
     public void run() {
         try {
             writeFully(ByteBuffer.wrap(buffer, 0, unitsLength), unitsPosition);
-            unitsWritten = true;
             if (retagLength > 0) {
                 writeFully(ByteBuffer.wrap(buffer, retagOffset, retagLength), retagPosition);
             }
@@ -167,8 +165,9 @@ final class PendingWrite implements Runnable {
     }
 
     /**
-     * Waits for this write; if it failed, cuts the ciphertext back to {@link #restoreLength} (unless
-     * the new units were all written and only the re-tag after them failed: they are complete) and
+     * Waits for this write; if it failed, cuts the ciphertext back to {@link #restoreLength} (also when
+     * only the re-tag after the new units failed: the size goes back, so must the units, or they would
+     * come back when the file is opened again, behind an old last unit still tagged as the last) and
      * returns the error to throw: as it was while the call that started it has not returned (a runtime
      * exception or error is rethrown as it is), an {@link EarlierWriteLostException} once that call
      * has returned. Returns null if it succeeded.
@@ -180,12 +179,10 @@ final class PendingWrite implements Runnable {
         }
         boolean earlier = answered;
         IOException reported = !earlier && t instanceof IOException io ? io : new EarlierWriteLostException(t);
-        if (!unitsWritten) {
-            try {
-                channel.truncate(restoreLength);
-            } catch (IOException suppressed) {
-                reported.addSuppressed(suppressed);
-            }
+        try {
+            channel.truncate(restoreLength);
+        } catch (IOException suppressed) {
+            reported.addSuppressed(suppressed);
         }
         if (!earlier && t instanceof RuntimeException r) {
             throw r;

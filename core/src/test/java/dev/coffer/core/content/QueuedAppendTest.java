@@ -94,6 +94,38 @@ class QueuedAppendTest {
         }
     }
 
+    /**
+     * An append whose units land but whose re-tag of the old last unit does not (the store full just
+     * then): it is reported as undone, so it must be gone from the disk too, not come back when the
+     * file is opened again (behind an old last unit that would still be tagged as the last).
+     */
+    @Test
+    void anAppendWhoseReTagFailedIsGoneAfterTheFileIsOpenedAgain() throws Exception {
+        Path file = tmp.resolve("f.c9r");
+        byte[] content = random(3 * BATCH, 13);
+        SpaceLimitedChannel ch = channel(file);
+        SectorLayout layout = keys.layout();
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false, ROOMY)) {
+            f.write(ByteBuffer.wrap(content, 0, BATCH), 0);
+            ch.setGate(gate);
+            f.write(ByteBuffer.wrap(content, BATCH, BATCH), BATCH);
+            f.write(ByteBuffer.wrap(content, 2 * BATCH, BATCH), 2L * BATCH);
+            // Room for the second batch's units, not for the re-tag of the first batch's last unit after them.
+            ch.setBudget(layout.ciphertextLength(2L * BATCH) - layout.ciphertextLength(BATCH));
+            gate.countDown();
+            assertThatThrownBy(() -> f.force(true)).isInstanceOf(IOException.class);
+            assertThat(f.size()).isEqualTo(BATCH);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(BATCH);
+            ByteBuffer back = ByteBuffer.allocate(BATCH);
+            while (back.hasRemaining() && f.read(back, back.position()) > 0) {
+                // reads until full
+            }
+            assertThat(back.array()).isEqualTo(Arrays.copyOf(content, BATCH));
+        }
+    }
+
     /** Runs {@code io} on a thread whose interrupt flag is set; returns whether the flag is still set after it. */
     private boolean interrupted(OpenFile.IoAction io) throws Exception {
         return threads.submit(() -> {
