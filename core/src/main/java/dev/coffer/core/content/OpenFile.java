@@ -253,9 +253,12 @@ public final class OpenFile implements java.io.Closeable {
                 dst.position(dst.position() + len);
             } else {
                 byte[] tmp = new byte[len];
-                readShared(position, position + len, tmp, 0);
-                dst.put(tmp);
-                Bytes.wipe(tmp);
+                try {
+                    readShared(position, position + len, tmp, 0);
+                    dst.put(tmp);
+                } finally {
+                    Bytes.wipe(tmp); // cleartext, also when the read failed part-way
+                }
             }
             return len;
         } finally {
@@ -341,15 +344,22 @@ public final class OpenFile implements java.io.Closeable {
             }
             byte[] data;
             int off;
-            if (src.hasArray()) {
-                data = src.array();
-                off = src.arrayOffset() + src.position();
-            } else {
+            boolean copied = !src.hasArray();
+            if (copied) {
                 data = new byte[len];
                 src.duplicate().get(data);
                 off = 0;
+            } else {
+                data = src.array();
+                off = src.arrayOffset() + src.position();
             }
-            modify(Math.max(size, position + len), new Overlay(position, data, off, len));
+            try {
+                modify(Math.max(size, position + len), new Overlay(position, data, off, len));
+            } finally {
+                if (copied) {
+                    Bytes.wipe(data); // our copy of the caller's cleartext
+                }
+            }
             src.position(src.position() + len);
             return len;
         } finally {

@@ -80,11 +80,21 @@ final class OpenFiles {
             FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
             // A file this open made is empty: truncating it would cost three system calls for nothing.
             boolean made = options.contains(StandardOpenOption.CREATE_NEW);
+            OpenFile file = null;
             try {
-                h = new Handle(new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath)),
-                        fileKeyOrNull(ciphertextPath), ciphertextPath);
+                Object fileKey = fileKeyOrNull(ciphertextPath); // before the file takes a keyed cryptor
+                file = new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath));
+                h = new Handle(file, fileKey, ciphertextPath);
             } catch (IOException | RuntimeException e) {
-                ch.close();
+                try {
+                    if (file != null) {
+                        file.close(); // gives its cryptor back, destroyed
+                    } else {
+                        ch.close();
+                    }
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 throw e;
             }
             byPath.put(ciphertextPath, h);
