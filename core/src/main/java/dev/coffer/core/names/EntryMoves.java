@@ -1,6 +1,7 @@
 package dev.coffer.core.names;
 
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.NoReplaceRename;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -128,6 +129,14 @@ public final class EntryMoves {
 
     /** One rename of {@code source} to the free name {@code target}; false if the target is occupied. */
     private static boolean renameUnsynced(Path source, Path target) throws IOException {
+        switch (NoReplaceRename.rename(source, target)) {
+            case RENAMED:
+                return true;
+            case TARGET_EXISTS:
+                return false;
+            default:
+                break; // checked, then moved, as where renameat2 cannot be asked
+        }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }

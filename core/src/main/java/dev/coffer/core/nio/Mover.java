@@ -7,6 +7,7 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.NoReplaceRename;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.CopyOption;
@@ -306,10 +307,19 @@ final class Mover {
             if (replace) {
                 Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } else {
-                if (Files.exists(to, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    throw new FileAlreadyExistsException(to.toString());
+                switch (NoReplaceRename.rename(from, to)) {
+                    case RENAMED -> {
+                        return;
+                    }
+                    case TARGET_EXISTS -> throw new FileAlreadyExistsException(to.toString());
+                    case NOT_DONE -> {
+                        // checked, then moved: a file created in between would be replaced
+                        if (Files.exists(to, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                            throw new FileAlreadyExistsException(to.toString());
+                        }
+                        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+                    }
                 }
-                Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (AtomicMoveNotSupportedException e) {
             // Ciphertext stores without atomic rename (Jimfs in tests): the plain move is all they offer.
