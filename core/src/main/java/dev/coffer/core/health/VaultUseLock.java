@@ -1,11 +1,19 @@
 package dev.coffer.core.health;
 
+import dev.coffer.core.util.LinuxLibC;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import jnr.ffi.LastError;
+import jnr.ffi.Runtime;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.SaveError;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An advisory lock on a vault's {@code vault.coffer} that keeps a repair and a vault in use apart:
@@ -14,33 +22,92 @@ import java.nio.file.StandardOpenOption;
  * is added to the vault folder (it would be synced); the lock lives only in the kernel and goes
  * with the process that holds it, even when it is killed.
  *
- * <p>Advisory only: tools that do not take it (another implementation, a sync client) are not kept
- * out. A POSIX lock is also dropped when the holding process closes any other descriptor of
- * {@code vault.coffer}, so the holder takes it after the vault is unlocked and must not reopen that file.
+ * <p>On Linux it is a {@code flock(2)} lock on a descriptor of its own, which belongs to that open
+ * file: the JDK's file locks are POSIX locks, which a process loses as soon as it closes <em>any</em>
+ * descriptor of the file, and every unlock, passphrase change or recovery-key display reads
+ * {@code vault.coffer} again, so a repair could have taken the vault from under a live mount
+ * (session 33's review). Elsewhere (and where libc cannot be bound) the JDK's lock, with that limit.
+ * Advisory only: tools that do not take it (another implementation, a sync client) are not kept out.
  */
 public final class VaultUseLock implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VaultUseLock.class);
     private static final String VAULT_FILE = "vault.coffer";
+    private static final int O_RDONLY = 0;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int LOCK_SH = 1;
+    private static final int LOCK_EX = 2;
+    private static final int LOCK_NB = 4;
+    private static final int EWOULDBLOCK = 11;
+    private static final int EINTR = 4;
 
+    /** The libc functions used. Public only because jnr-ffi implements it. */
+    public interface LibC {
+        @SaveError
+        int open(@In byte[] path, int flags);
+
+        @SaveError
+        int flock(int fd, int operation);
+
+        int close(int fd);
+    }
+
+    private static final LibC LIBC = LinuxLibC.load(LibC.class, LOG, "Keeping repairs and mounts apart with the JDK's file locks");
+    private static final Runtime RUNTIME = LIBC == null ? null : Runtime.getRuntime(LIBC);
+
+    private final int fd; // the flock's descriptor, or -1 for the JDK's lock
     private final FileChannel channel;
     private final FileLock lock;
 
-    private VaultUseLock(FileChannel channel, FileLock lock) {
+    private VaultUseLock(int fd, FileChannel channel, FileLock lock) {
+        this.fd = fd;
         this.channel = channel;
         this.lock = lock;
     }
 
     /** The shared lock of a process that has the vault open, or null if a repair holds the vault. */
     public static VaultUseLock forUse(Path vaultDir) throws IOException {
-        return take(FileChannel.open(vaultDir.resolve(VAULT_FILE), StandardOpenOption.READ), true);
+        return take(vaultDir.resolve(VAULT_FILE), true);
     }
 
     /** The exclusive lock of a repair, or null if any process has the vault open (mounted) or repairs it. */
     public static VaultUseLock forRepair(Path vaultDir) throws IOException {
-        // WRITE only because an exclusive POSIX lock needs it; nothing is written.
-        return take(FileChannel.open(vaultDir.resolve(VAULT_FILE), StandardOpenOption.READ, StandardOpenOption.WRITE), false);
+        return take(vaultDir.resolve(VAULT_FILE), false);
     }
 
-    private static VaultUseLock take(FileChannel channel, boolean shared) throws IOException {
+    private static VaultUseLock take(Path file, boolean shared) throws IOException {
+        byte[] path = LIBC == null || file.getFileSystem() != FileSystems.getDefault() ? null
+                : LinuxLibC.nativePath(file.toAbsolutePath().toString());
+        return path == null ? takeWithJdk(file, shared) : takeWithFlock(file, path, shared);
+    }
+
+    private static VaultUseLock takeWithFlock(Path file, byte[] path, boolean shared) throws IOException {
+        int fd = LIBC.open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            int errno = LastError.getLastError(RUNTIME);
+            // Let the JDK say what is wrong (missing, no permission) in its own words.
+            FileChannel.open(file, StandardOpenOption.READ).close();
+            throw new IOException("cannot open " + file + " to lock it (errno " + errno + ")");
+        }
+        int res;
+        int errno;
+        do {
+            res = LIBC.flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB);
+            errno = res == 0 ? 0 : LastError.getLastError(RUNTIME);
+        } while (res != 0 && errno == EINTR);
+        if (res == 0) {
+            return new VaultUseLock(fd, null, null);
+        }
+        LIBC.close(fd);
+        if (errno == EWOULDBLOCK) {
+            return null;
+        }
+        throw new IOException("cannot lock " + file + " (errno " + errno + ")");
+    }
+
+    private static VaultUseLock takeWithJdk(Path file, boolean shared) throws IOException {
+        // WRITE only because an exclusive POSIX lock needs it; nothing is written.
+        FileChannel channel = shared ? FileChannel.open(file, StandardOpenOption.READ)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock(0, Long.MAX_VALUE, shared);
@@ -54,11 +121,15 @@ public final class VaultUseLock implements AutoCloseable {
             channel.close();
             return null;
         }
-        return new VaultUseLock(channel, lock);
+        return new VaultUseLock(-1, channel, lock);
     }
 
     @Override
     public void close() throws IOException {
+        if (fd >= 0) {
+            LIBC.close(fd); // ends the flock
+            return;
+        }
         try {
             lock.release();
         } finally {

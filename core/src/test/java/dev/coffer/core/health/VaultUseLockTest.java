@@ -52,4 +52,36 @@ class VaultUseLockTest {
         }
         assertThat(Files.readAllBytes(v.vault.resolve("vault.coffer"))).isEqualTo(before);
     }
+
+    /**
+     * Every unlock, passphrase change and recovery-key display reads vault.coffer again: that must not
+     * let a repair in while the vault is in use (a POSIX lock would be gone with that descriptor).
+     */
+    @Test
+    void readingVaultCofferAgainKeepsTheVaultInUse() throws Exception {
+        HealthFixture v = HealthFixture.create(tmp, dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC);
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), RereadingHolder.class.getName(), v.vault.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("held, read again");
+            assertThat(VaultUseLock.forRepair(v.vault)).as("repair while mounted").isNull();
+        } finally {
+            holder.getOutputStream().close();
+            assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** Holds the shared lock, then reads vault.coffer as an unlock does, until its standard input ends (a child JVM). */
+    public static final class RereadingHolder {
+        public static void main(String[] args) throws IOException {
+            try (VaultUseLock lock = VaultUseLock.forUse(Path.of(args[0]))) {
+                Files.readAllBytes(Path.of(args[0], "vault.coffer"));
+                System.out.println(lock == null ? "refused" : "held, read again");
+                System.out.flush();
+                System.in.readAllBytes();
+            }
+        }
+    }
 }
