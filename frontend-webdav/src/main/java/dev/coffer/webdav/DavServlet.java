@@ -125,13 +125,20 @@ final class DavServlet extends HttpServlet {
                 resp.reset();
                 bare(resp, statusFor(e));
             } else {
-                // The status is sent; Jetty aborts the response. A file system error's message names a
-                // cleartext path, so only its kind goes on; the client's own errors (a reset) go as they are.
-                if (e instanceof IOException io && !(e instanceof FileSystemException)) {
-                    throw io;
-                }
-                throw new IOException("response failed after it started: " + e.getClass().getName());
+                // The status is sent; Jetty aborts the response. Quietly: Jetty logs any other failure
+                // at WARN with the request's URI, which holds the server's secret segment and a
+                // cleartext name. Only the kind goes on (a file system error's message names a path).
+                throw new ResponseAborted(e.getClass().getName());
             }
+        }
+    }
+
+    /** A response that failed after it started: Jetty aborts it and logs it at DEBUG only (a {@code QuietException}). */
+    static final class ResponseAborted extends IOException implements org.eclipse.jetty.io.QuietException {
+        private static final long serialVersionUID = 1L;
+
+        ResponseAborted(String kind) {
+            super("response failed after it started: " + kind);
         }
     }
 

@@ -69,7 +69,45 @@ final class DavTree {
 
     /** Deletes a file, or a folder with everything in it, and the resource's dead properties. */
     void delete(DavPath p) throws IOException {
+        deleteTree(file(p));
+        props.deleted(p);
+    }
+
+    /**
+     * Moves the resource at {@code p} aside, under a hidden name beside it (one rename), so that an
+     * overwriting MOVE or COPY can put something in its place and still give it back if that fails;
+     * its dead properties stay where they are. Returns where it went.
+     */
+    Path setAside(DavPath p) throws IOException {
         Path target = file(p);
+        Path aside = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "aside-" + java.util.UUID.randomUUID());
+        Files.move(target, aside);
+        return aside;
+    }
+
+    /** Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). */
+    void putBack(Path aside, DavPath p) throws IOException {
+        Files.move(aside, file(p));
+    }
+
+    /** Deletes what {@link #setAside} moved away (its replacement is in place). */
+    void discard(Path aside) throws IOException {
+        deleteTree(aside);
+    }
+
+    /** Deletes whatever a failed copy left at {@code p}; what cannot be deleted stays and is reported with the failure. */
+    void removeLeftOf(DavPath p, Exception failure) {
+        try {
+            deleteTree(file(p));
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private static void deleteTree(Path target) throws IOException {
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
             Files.walkFileTree(target, new SimpleFileVisitor<>() {
                 @Override
@@ -90,7 +128,6 @@ final class DavTree {
         } else {
             Files.delete(target);
         }
-        props.deleted(p);
     }
 
     /** Copies a file, or a folder (with its content when {@code deep}), with dead properties; the target must be absent. */

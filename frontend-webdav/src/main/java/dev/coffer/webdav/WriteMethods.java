@@ -128,8 +128,9 @@ final class WriteMethods {
         if (srcAttrs.isEmpty()) {
             return DavReply.status(404);
         }
-        if (dst.startsWith(src) || src.isRoot() || dst.isRoot()) {
-            return DavReply.status(403); // onto itself or into itself
+        if (dst.startsWith(src) || src.startsWith(dst) || src.isRoot() || dst.isRoot()) {
+            // Onto or into itself, or onto a folder that holds it: overwriting that folder would delete the source too.
+            return DavReply.status(403);
         }
         String depth = req.getHeader("Depth");
         boolean deep = depth == null || depth.equalsIgnoreCase("infinity");
@@ -150,18 +151,38 @@ final class WriteMethods {
         if (refused.isPresent()) {
             return DavReply.of(refused.get());
         }
-        if (dstExists) {
-            if (!overwrite) {
-                return DavReply.status(412);
+        if (dstExists && !overwrite) {
+            return DavReply.status(412);
+        }
+        // What is overwritten is set aside, not deleted, until the move or copy has succeeded: a copy
+        // that fails half-way (a full disk, a damaged source) then leaves the old resource, not a
+        // truncated one under its name.
+        Path aside = dstExists ? tree.setAside(dst) : null;
+        try {
+            if (move) {
+                tree.move(src, dst);
+            } else {
+                tree.copy(src, dst, deep);
             }
-            tree.delete(dst);
+        } catch (IOException | RuntimeException e) {
+            if (!move && !(e instanceof java.nio.file.FileAlreadyExistsException)) {
+                tree.removeLeftOf(dst, e); // a partial copy; not something another client made there meanwhile
+            }
+            if (aside != null) {
+                try {
+                    tree.putBack(aside, dst);
+                } catch (IOException | RuntimeException putBack) {
+                    e.addSuppressed(putBack);
+                }
+            }
+            throw e;
+        }
+        if (aside != null) {
+            tree.discard(aside);
             locks.removeAtOrBelow(dst);
         }
         if (move) {
-            tree.move(src, dst);
             locks.removeAtOrBelow(src);
-        } else {
-            tree.copy(src, dst, deep);
         }
         return DavReply.status(dstExists ? 204 : 201);
     }

@@ -40,4 +40,45 @@ class DiskFullPutTest {
             assertThat(Files.readString(v.root.resolve("kept.txt"))).isEqualTo("kept");
         }
     }
+
+    /** An overwriting COPY that runs out of space leaves the old target as it was, and no part of the copy. */
+    @Test
+    @Timeout(120)
+    void aCopyOverAFileThatFillsTheDiskKeepsTheOldFile() throws Exception {
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8);
+                ServedVault v = new ServedVault(small.dir())) {
+            DavClient dav = new DavClient(v.url());
+            byte[] old = new byte[500_000];
+            new java.util.Random(1).nextBytes(old);
+            Files.write(v.root.resolve("dst.bin"), old);
+            Files.createDirectory(v.root.resolve("folder"));
+            Files.write(v.root.resolve("folder/in.bin"), old);
+            byte[] big = new byte[5 << 20];
+            new java.util.Random(2).nextBytes(big);
+            Files.write(v.root.resolve("big.bin"), big);
+            Files.createDirectory(v.root.resolve("bigfolder"));
+            Files.write(v.root.resolve("bigfolder/a.bin"), java.util.Arrays.copyOf(big, 1 << 20));
+            try (var ch = java.nio.channels.FileChannel.open(v.root.resolve("bigfolder/b.bin"),
+                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.write(java.nio.ByteBuffer.wrap(big, 0, 1 << 20)); // more than is left once a.bin is copied
+            } catch (java.io.IOException full) {
+                // the disk is as full as it gets
+            }
+
+            assertThat(dav.send("COPY", "/big.bin", (String) null, "Destination", dav.url("/dst.bin")).statusCode()).isEqualTo(507);
+            assertThat(Files.readAllBytes(v.root.resolve("dst.bin"))).isEqualTo(old);
+            int folderCopy = dav.send("COPY", "/bigfolder", (String) null, "Destination", dav.url("/folder")).statusCode();
+            assertThat(folderCopy).isIn(507, 201, 204); // 2xx only if the copy fitted after all
+            if (folderCopy == 507) {
+                assertThat(Files.readAllBytes(v.root.resolve("folder/in.bin"))).isEqualTo(old);
+                try (Stream<Path> in = Files.list(v.root.resolve("folder"))) {
+                    assertThat(in.map(p -> p.getFileName().toString())).containsExactly("in.bin");
+                }
+            }
+            try (Stream<Path> top = Files.list(v.root)) {
+                assertThat(top.map(p -> p.getFileName().toString()))
+                        .containsExactlyInAnyOrder("big.bin", "bigfolder", "dst.bin", "folder");
+            }
+        }
+    }
 }

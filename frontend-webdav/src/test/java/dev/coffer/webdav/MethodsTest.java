@@ -144,6 +144,21 @@ class MethodsTest {
     }
 
     @Test
+    void aMoveOrCopyOntoAFolderThatHoldsTheSourceIsRefusedAndDeletesNothing() throws Exception {
+        dav.send("MKCOL", "/a", (String) null);
+        dav.send("MKCOL", "/a/b", (String) null);
+        dav.send("PUT", "/a/precious.txt", "precious");
+        dav.send("PUT", "/a/b/inner.txt", "inner");
+        for (String method : List.of("MOVE", "COPY")) {
+            assertThat(dav.send(method, "/a/b", (String) null, "Destination", dav.url("/a")).statusCode()).as(method).isEqualTo(403);
+            assertThat(dav.send(method, "/a/precious.txt", (String) null, "Destination", dav.url("/a"), "Overwrite", "T")
+                    .statusCode()).as(method).isEqualTo(403);
+        }
+        assertThat(Files.readString(served.root.resolve("a/precious.txt"))).isEqualTo("precious");
+        assertThat(Files.readString(served.root.resolve("a/b/inner.txt"))).isEqualTo("inner");
+    }
+
+    @Test
     void propfindDepthIsBounded() throws Exception {
         dav.send("MKCOL", "/d", (String) null);
         HttpResponse<byte[]> inf = dav.send("PROPFIND", "/d", (String) null, "Depth", "infinity");
