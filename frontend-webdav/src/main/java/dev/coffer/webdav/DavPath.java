@@ -44,11 +44,25 @@ record DavPath(List<String> segments) {
                 || raw.indexOf('\0') >= 0) {
             return Optional.empty();
         }
+        if (!xmlSafe(raw)) {
+            return Optional.empty(); // a listing that named it would not be XML: clients could list nothing of its folder
+        }
         String nfc = Normalizer.normalize(raw, Normalizer.Form.NFC);
         if (DeadProperties.isSidecarName(nfc)) {
             return Optional.empty();
         }
         return Optional.of(nfc);
+    }
+
+    /** Whether XML 1.0 can carry every character of {@code name} (no control character but tab, LF, CR; no U+FFFE, U+FFFF). */
+    private static boolean xmlSafe(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\uFFFE' || c == '\uFFFF') {
+                return false;
+            }
+        }
+        return true;
     }
 
     boolean isRoot() {

@@ -261,8 +261,12 @@ final class DavServlet extends HttpServlet {
             return 409;
         } else if (e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException) {
             return 409;
-        } else if (e instanceof AccessDeniedException) {
+        } else if (e instanceof AccessDeniedException || e instanceof java.nio.file.ReadOnlyFileSystemException) {
             return 403;
+        } else if (e instanceof FileSystemException f && f.getReason() != null
+                && (f.getReason().toLowerCase(java.util.Locale.ROOT).contains("name too long")
+                        || f.getReason().toLowerCase(java.util.Locale.ROOT).contains("invalid name"))) {
+            return 400; // a name the vault cannot store (over 255 bytes, reserved): the request's fault
         } else if (diskFull(e)) {
             return 507;
         }

@@ -68,11 +68,41 @@ final class DavUrls {
 
     /** The path an absolute URL or absolute path (Destination, tagged If lists) names on this server. */
     Optional<DavPath> fromUrl(String url) {
+        Optional<String> text = headerText(url);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
         try {
-            URI u = new URI(url.trim());
+            URI u = new URI(text.get().trim());
             String raw = u.getRawPath();
             return raw == null ? Optional.empty() : fromRawPath(raw);
         } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A header's value as the client meant it: Jetty hands header values over as ISO-8859-1, so a
+     * client that sends a raw (unencoded) UTF-8 name in {@code Destination} arrives as one character
+     * per byte ("Ã©" for "é"). Such bytes are decoded as UTF-8, strictly: empty if they are not UTF-8.
+     */
+    static Optional<String> headerText(String value) {
+        boolean bytes = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c > 0xff) {
+                return Optional.of(value); // decoded already
+            }
+            bytes |= c >= 0x80;
+        }
+        if (!bytes) {
+            return Optional.of(value);
+        }
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value.getBytes(StandardCharsets.ISO_8859_1))).toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
             return Optional.empty();
         }
     }

@@ -159,6 +159,75 @@ class MethodsTest {
     }
 
     @Test
+    void aNameXmlCannotCarryIsLeftOutOfTheListingWhichStaysXml() throws Exception {
+        Files.createDirectory(served.root.resolve("ctl"));
+        Files.writeString(served.root.resolve("ctl/a\u0001b.txt"), "control character"); // legal on Linux, through FUSE
+        Files.writeString(served.root.resolve("ctl/ok.txt"), "ok");
+        HttpResponse<byte[]> listing = dav.send("PROPFIND", "/ctl/", (String) null, "Depth", "1");
+        assertThat(listing.statusCode()).isEqualTo(207);
+        javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.newDocumentBuilder().parse(new java.io.ByteArrayInputStream(listing.body())); // well-formed
+        String body = new String(listing.body(), StandardCharsets.UTF_8);
+        assertThat(body).contains("ok.txt").doesNotContain("a\u0001b");
+    }
+
+    @Test
+    void aNameTheVaultCannotStoreIs400Not500() throws Exception {
+        String tooLong = "/" + "a".repeat(300);
+        assertThat(dav.send("PUT", tooLong, "x").statusCode()).isEqualTo(400);
+        assertThat(dav.send("MKCOL", tooLong, (String) null).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aRawUtf8NameInDestinationIsTheNameNotItsBytesAsLatin1() throws Exception {
+        dav.send("PUT", "/src.txt", "source");
+        java.net.URI base = java.net.URI.create(served.url());
+        byte[] head = ("COPY " + base.getPath() + "src.txt HTTP/1.1\r\nHost: " + base.getAuthority()
+                + "\r\nDestination: " + served.url() + "\u00e9t\u00e9.txt\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+        RawHttp.Answer copy = RawHttp.sendExact(base.getPort(), head);
+        assertThat(copy.status()).isEqualTo(201);
+        assertThat(Files.readString(served.root.resolve("\u00e9t\u00e9.txt"))).isEqualTo("source");
+        byte[] latin1 = ("COPY " + base.getPath() + "src.txt HTTP/1.1\r\nHost: " + base.getAuthority()
+                + "\r\nDestination: " + served.url() + "caf\u00e9.txt\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(RawHttp.sendExact(base.getPort(), latin1).status()).as("not UTF-8: refused, not garbled").isIn(400, 403);
+        try (var names = Files.list(served.root)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("src.txt", "\u00e9t\u00e9.txt");
+        }
+    }
+
+    @Test
+    void writesToAReadOnlyVaultAre403Not500() throws Exception {
+        served.close();
+        try (CofferFileSystemHolder ro = CofferFileSystemHolder.readOnly(tmp.resolve("vault"));
+                WebDavServer server = WebDavServer.start(ro.fs.getPath("/"), 0)) {
+            DavClient ro403 = new DavClient(server.url());
+            assertThat(ro403.send("PUT", "/new.txt", "x").statusCode()).isEqualTo(403);
+            assertThat(ro403.send("MKCOL", "/d", (String) null).statusCode()).isEqualTo(403);
+        } finally {
+            served = new ServedVault(tmp.resolve("again"));
+        }
+    }
+
+    /** The test vault opened read-only. */
+    private static final class CofferFileSystemHolder implements AutoCloseable {
+        final dev.coffer.core.nio.CofferFileSystem fs;
+
+        private CofferFileSystemHolder(dev.coffer.core.nio.CofferFileSystem fs) {
+            this.fs = fs;
+        }
+
+        static CofferFileSystemHolder readOnly(Path vault) throws IOException {
+            return new CofferFileSystemHolder(dev.coffer.core.nio.CofferFileSystems.open(vault, "test passphrase".toCharArray(), true));
+        }
+
+        @Override
+        public void close() throws IOException {
+            fs.close();
+        }
+    }
+
+    @Test
     void propfindDepthIsBounded() throws Exception {
         dav.send("MKCOL", "/d", (String) null);
         HttpResponse<byte[]> inf = dav.send("PROPFIND", "/d", (String) null, "Depth", "infinity");
