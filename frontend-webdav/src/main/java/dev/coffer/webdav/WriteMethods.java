@@ -30,6 +30,8 @@ final class WriteMethods {
     private final DavTree tree;
     private final LockManager locks;
     private final Preconditions pre;
+    /** Held while an upload is checked once more and put in place (see {@link #put}). */
+    private final Object commits = new Object();
 
     WriteMethods(DavTree tree, LockManager locks, Preconditions pre) {
         this.tree = tree;
@@ -58,16 +60,31 @@ final class WriteMethods {
             return DavReply.status(507);
         }
         Path tmp = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "upload-" + UUID.randomUUID());
+        boolean existed;
         try {
             // The request's input stream stays open: the container owns it (and checks it was read to the end).
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 copy(req.getInputStream(), ch);
             }
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // The body took its time: another client may have written or locked the target meanwhile.
+            // The conditions are checked again and the upload put in place as one step, so that of two
+            // uploads made against the same ETag only the first lands (the other gets 412).
+            synchronized (commits) {
+                Optional<BasicFileAttributes> now = tree.attributes(p);
+                if (now.isPresent() && now.get().isDirectory()) {
+                    return DavReply.status(405);
+                }
+                Optional<DavError> late = common(req, p, now.isPresent() ? pre.locksForChange(p) : pre.locksForMembership(p));
+                if (late.isPresent()) {
+                    return DavReply.of(late.get());
+                }
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                existed = now.isPresent();
+            }
         } finally {
             Files.deleteIfExists(tmp);
         }
-        DavReply r = DavReply.status(existing.isPresent() ? 204 : 201);
+        DavReply r = DavReply.status(existed ? 204 : 201);
         Etags.of(target).ifPresent(e -> r.header("ETag", e));
         return r;
     }

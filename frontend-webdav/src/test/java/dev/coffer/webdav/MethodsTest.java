@@ -158,6 +158,49 @@ class MethodsTest {
         assertThat(Files.readString(served.root.resolve("a/b/inner.txt"))).isEqualTo("inner");
     }
 
+    /**
+     * Two clients edit the same version (If-Match its ETag); the slower upload, whose body was still
+     * arriving when the other landed, is refused (412) instead of overwriting it.
+     */
+    @Test
+    void ofTwoUploadsAgainstOneEtagTheSlowerIsRefused() throws Exception {
+        String etag = dav.send("PUT", "/doc.txt", "base").headers().firstValue("ETag").orElseThrow();
+        java.util.concurrent.CountDownLatch bodyMayEnd = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch bodyStarted = new java.util.concurrent.CountDownLatch(1);
+        java.io.InputStream slowBody = new java.io.InputStream() {
+            private int sent;
+
+            @Override
+            public int read() throws IOException {
+                if (sent == 1) {
+                    bodyStarted.countDown();
+                    try {
+                        bodyMayEnd.await();
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return sent++ < 1000 ? 'A' : -1;
+            }
+        };
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<HttpResponse<byte[]>> slow = pool.submit(() -> dav.send("PUT", "/doc.txt",
+                    java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> slowBody), "If-Match", etag));
+            assertThat(bodyStarted.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(dav.send("PUT", "/doc.txt", "B wins", "If-Match", etag).statusCode()).isEqualTo(204);
+            bodyMayEnd.countDown();
+            assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(412);
+        } finally {
+            bodyMayEnd.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(Files.readString(served.root.resolve("doc.txt"))).isEqualTo("B wins");
+        try (var names = Files.list(served.root)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactly("doc.txt"); // no upload left behind
+        }
+    }
+
     @Test
     void aNameXmlCannotCarryIsLeftOutOfTheListingWhichStaysXml() throws Exception {
         Files.createDirectory(served.root.resolve("ctl"));
