@@ -95,6 +95,9 @@ public final class OpenFile implements java.io.Closeable {
     private IOException undoneWriteFailure;
     /** The latest failure of a write that ran behind and was undone; written before the count. */
     private volatile IOException lastUndoneFailure;
+    private final Object forceFailureLock = new Object();
+    private long forceFailures; // guarded by forceFailureLock
+    private IOException lastForceFailure; // guarded by forceFailureLock
     /** How many writes that ran behind have failed and been undone since the file was opened. */
     private volatile long undoneFailures;
     private final Lock lock = rwLock.writeLock();
@@ -397,7 +400,12 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Waits for a write running behind (throwing its failure), then forces the ciphertext to storage. */
+    /**
+     * Waits for a write running behind (throwing its failure), then forces the ciphertext to storage.
+     * A failed force is also counted ({@link #forceFailures}): every handle shares the one ciphertext
+     * descriptor, and Linux reports a writeback error once per descriptor, so the other handles would
+     * never hear of it from their own fsync.
+     */
     public void force(boolean metaData) throws IOException {
         lock.lock();
         try {
@@ -406,7 +414,29 @@ public final class OpenFile implements java.io.Closeable {
         } finally {
             lock.unlock();
         }
-        ciphertext.force(metaData);
+        try {
+            ciphertext.force(metaData);
+        } catch (IOException e) {
+            synchronized (forceFailureLock) {
+                lastForceFailure = e;
+                forceFailures++;
+            }
+            throw e;
+        }
+    }
+
+    /** How many forces of this file have failed since it was opened (a channel's starting point). */
+    public long forceFailures() {
+        synchronized (forceFailureLock) {
+            return forceFailures;
+        }
+    }
+
+    /** The latest failed force if more than {@code seen} have failed, else null. */
+    public IOException forceFailureAfter(long seen) {
+        synchronized (forceFailureLock) {
+            return forceFailures > seen ? lastForceFailure : null;
+        }
     }
 
     /**

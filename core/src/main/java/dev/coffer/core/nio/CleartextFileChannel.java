@@ -37,6 +37,8 @@ final class CleartextFileChannel extends FileChannel {
     private long position;
     /** The file's count of undone write failures this channel has reported (or had thrown at it); only grows. */
     private final AtomicLong failuresSeen = new AtomicLong();
+    /** The file's count of failed forces this channel has reported (or had thrown at it); only grows. */
+    private final AtomicLong forceFailuresSeen = new AtomicLong();
 
     CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append) {
         this.registry = registry;
@@ -46,6 +48,7 @@ final class CleartextFileChannel extends FileChannel {
         this.writable = writable;
         this.append = append;
         this.failuresSeen.set(file.undoneFailures());
+        this.forceFailuresSeen.set(file.forceFailures());
         registry.register(this);
     }
 
@@ -229,15 +232,27 @@ final class CleartextFileChannel extends FileChannel {
         return this;
     }
 
+    /**
+     * Forces the file; also reports, once, a force of this file that failed on another channel since
+     * this one was opened or last told: data this channel wrote may not have reached the disk then
+     * (the kernel reports a writeback error to one fsync of the shared descriptor only).
+     */
     @Override
     public void force(boolean metaData) throws IOException {
         ensureOpen();
         try {
             file.force(metaData);
         } catch (IOException e) {
+            forceFailuresSeen.accumulateAndGet(file.forceFailures(), Math::max);
             throw seen(e);
         }
         reportUndoneFailures();
+        IOException earlier = file.forceFailureAfter(forceFailuresSeen.get());
+        if (earlier != null) {
+            forceFailuresSeen.accumulateAndGet(file.forceFailures(), Math::max);
+            throw new IOException("an earlier fsync of this file failed, so data written before it may not be on the disk: "
+                    + earlier.getMessage(), earlier);
+        }
     }
 
     @Override

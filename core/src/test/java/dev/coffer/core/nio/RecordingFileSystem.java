@@ -49,6 +49,8 @@ public final class RecordingFileSystem extends FileSystem {
      * disk's failing journal would leave it); asked at each fsync, with the folder's path.
      */
     public volatile Predicate<Path> folderSyncFails = folder -> false;
+    /** Whether a file's fsync fails (EIO); asked of file channels opened while it is not the default. */
+    public volatile Predicate<Path> fileSyncFails = null;
     /** The system's message of such a failing fsync: EIO's by default. */
     public volatile String folderSyncError = "Input/output error";
     private final AtomicInteger moves = new AtomicInteger();
@@ -154,7 +156,19 @@ public final class RecordingFileSystem extends FileSystem {
             opened.add(p.toString());
             FileChannel ch = d.newFileChannel(record("open", p), o, a);
             if (!Files.isDirectory(unwrap(p), LinkOption.NOFOLLOW_LINKS)) {
-                return ch;
+                Predicate<Path> fails = fileSyncFails;
+                if (fails == null) {
+                    return ch;
+                }
+                return new DelegatingChannel(ch) {
+                    @Override
+                    public void force(boolean metaData) throws IOException {
+                        if (fails.test(p)) {
+                            throw new IOException("Input/output error");
+                        }
+                        super.force(metaData);
+                    }
+                };
             }
             return new DelegatingChannel(ch) {
                 @Override
