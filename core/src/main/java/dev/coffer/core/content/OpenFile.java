@@ -545,17 +545,17 @@ public final class OpenFile implements java.io.Closeable {
         try {
             if (rekey) {
                 ContentKeys.Sealed sealed = keys.newFile();
-                destroyCryptor();
-                cryptor = sealed.cryptor();
-                header = sealed.header().clone();
                 assert dirty.first() == 0 : "a new file key rewrites every unit";
                 // The header goes out in one write with the first batch: a crash can leave the old
                 // content or the new one, not a new header alone (a 48-byte file) over old units.
                 if (oldSize == 0) {
+                    destroyCryptor();
+                    cryptor = sealed.cryptor();
+                    header = sealed.header().clone();
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
                     restoringLengthOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
                 } else {
-                    writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header());
+                    rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
                 }
             } else {
                 // New units first, then the ones that existed, then the old last unit's new tag: a
@@ -903,6 +903,45 @@ public final class OpenFile implements java.io.Closeable {
             j++;
         }
         return result;
+    }
+
+    /**
+     * Gives the file the new key {@code sealed} and runs {@code action}, which rewrites it under that
+     * key from the start (SIV_XTS: a size crossing 16 bytes either way). One of the two sizes is below
+     * 16 bytes, so what it overwrites of the old file is small: those bytes are kept first, and if the
+     * action fails (a full disk) they are written back, the file cut to its old length and the old
+     * key and header taken again, so the file stays as it was. SIV_XTS cannot tell a mixed file from
+     * a right one (no tags): without this, the next read returned garbage without an error.
+     */
+    private void rekeyRestoringOnFailure(long oldSize, long newSize, ContentKeys.Sealed sealed, IoAction action) throws IOException {
+        long oldLength = layout.ciphertextLength(oldSize);
+        byte[] overwritten = new byte[(int) Math.min(oldLength, layout.ciphertextLength(newSize))];
+        readFully(ByteBuffer.wrap(overwritten), 0);
+        UnitCryptor oldCryptor = cryptor;
+        byte[] oldHeader = header;
+        cryptor = null;
+        destroyCryptor(); // the spares, keyed for the old file key; the old cryptor is kept above
+        cryptor = sealed.cryptor();
+        header = sealed.header().clone();
+        try {
+            action.run();
+        } catch (IOException | RuntimeException e) {
+            try {
+                writeFully(ByteBuffer.wrap(overwritten), 0);
+                ciphertext.truncate(oldLength);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            keys.release(cryptor);
+            cryptor = oldCryptor;
+            header = oldHeader;
+            throw e;
+        } finally {
+            Bytes.wipe(overwritten); // ciphertext, but of a file that is no more once this succeeds
+        }
+        if (oldCryptor != null) {
+            keys.release(oldCryptor);
+        }
     }
 
     /** Runs {@code action}; if it fails, cuts the ciphertext back to {@code oldLength} (nothing before it was touched). */

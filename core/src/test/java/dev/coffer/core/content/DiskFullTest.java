@@ -50,6 +50,37 @@ class DiskFullTest {
         }
     }
 
+    /**
+     * SIV_XTS gives a file a new key when its size crosses 16 bytes: a write that does and runs out of
+     * space must leave the old key, header and bytes, not a mix that decrypts to garbage without an error.
+     */
+    @org.junit.jupiter.api.Test
+    void aFailedWriteThatGaveATinyFileANewKeyLeavesTheFileAsItWas() throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), false);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        SpaceLimitedChannel ch = new SpaceLimitedChannel(FileChannel.open(file, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), Long.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setGrowthOnly(true); // a store that overwrites in place: putting the old bytes back needs no room
+            ch.setBudget(4096); // the disk fills after one page
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[8192]), 10)).isInstanceOf(IOException.class);
+            assertThat(f.size()).isEqualTo(10);
+            ByteBuffer back = ByteBuffer.allocate(10);
+            f.read(back, 0);
+            assertThat(back.array()).isEqualTo(old);
+            ch.setBudget(Long.MAX_VALUE);
+            f.write(ByteBuffer.wrap(new byte[] {'X'}), 10); // still a tiny file: a new key once more
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(11);
+            ByteBuffer back = ByteBuffer.allocate(11);
+            f.read(back, 0);
+            assertThat(new String(back.array(), java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("0123456789X");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aFailedAppendOrFirstWriteLeavesTheFileAsItWas(boolean authenticated) throws IOException {

@@ -31,6 +31,32 @@ final class SpaceLimitedChannel extends DelegatingChannel {
         budget = bytes;
     }
 
+    private volatile boolean growthOnly;
+
+    /**
+     * Whether only bytes written past the file's end count against the budget, as on a file system
+     * that overwrites blocks in place (ext4, tmpfs); by default every byte counts (copy-on-write).
+     */
+    void setGrowthOnly(boolean growthOnly) {
+        this.growthOnly = growthOnly;
+    }
+
+    /** As {@link #spend(ByteBuffer)}, charging only what {@code src} at {@code position} adds past the end. */
+    private synchronized int spendGrowth(ByteBuffer src, long position) throws IOException {
+        long size = d.size();
+        long growth = Math.max(0, position + src.remaining() - size);
+        if (growth <= budget) {
+            budget -= growth;
+            return -1;
+        }
+        long allowed = size + budget - position;
+        budget = 0;
+        if (allowed <= 0) {
+            throw new IOException("No space left on device");
+        }
+        return (int) allowed;
+    }
+
     /**
      * Each later positional write first waits until {@code gate} is counted down (null: none), so a
      * test can hold writes running in the background while its own calls go on.
@@ -78,7 +104,7 @@ final class SpaceLimitedChannel extends DelegatingChannel {
                 throw new IOException("interrupted", e);
             }
         }
-        int allowed = spend(src);
+        int allowed = growthOnly ? spendGrowth(src, position) : spend(src);
         if (allowed >= 0) {
             ByteBuffer part = src.duplicate();
             part.limit(part.position() + allowed);
