@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -30,6 +31,22 @@ public final class AtomicFiles {
      * @throws NotDurableException if the target was replaced but the folder's fsync failed
      */
     public static void write(Path target, byte[] content) throws IOException {
+        write(target, content, true);
+    }
+
+    /**
+     * Creates {@code target} with {@code content}, atomically and durably, unless something is there:
+     * then {@link FileAlreadyExistsException}, nothing written. Where the system can rename without
+     * replacing ({@link NoReplaceRename}) that holds also against another process creating it at the
+     * same moment; elsewhere the target is checked just before the rename.
+     *
+     * @throws NotDurableException if the target was created but the folder's fsync failed
+     */
+    public static void writeNew(Path target, byte[] content) throws IOException {
+        write(target, content, false);
+    }
+
+    private static void write(Path target, byte[] content, boolean replace) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Path temp = dir.resolve(tempName());
         try {
@@ -40,11 +57,24 @@ public final class AtomicFiles {
                 }
                 ch.force(true);
             }
-            try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                // Some non-default file systems (e.g. in tests) lack atomic moves; a plain replace is the best they offer.
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            if (replace) {
+                try {
+                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    // Some non-default file systems (e.g. in tests) lack atomic moves; a plain replace is the best they offer.
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } else {
+                switch (NoReplaceRename.rename(temp, target)) {
+                    case RENAMED -> { }
+                    case TARGET_EXISTS -> throw new FileAlreadyExistsException(target.toString());
+                    case NOT_DONE -> {
+                        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                            throw new FileAlreadyExistsException(target.toString());
+                        }
+                        Files.move(temp, target); // no REPLACE_EXISTING: refused if it appeared meanwhile
+                    }
+                }
             }
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);

@@ -64,10 +64,16 @@ final class VaultOperations {
         }
     }
 
-    /** Writes a root file; records it in {@code written} once it is in place, durable or not. */
+    /**
+     * Writes a root file that must not exist yet (another process may be creating a vault in the same
+     * folder at this very moment: its file must not be replaced by ours, nor ours by its); records it
+     * in {@code written} once it is in place, durable or not.
+     */
     private static void writeRootFile(Path vaultDir, String name, byte[] content, List<String> written) throws IOException {
         try {
-            AtomicFiles.write(vaultDir.resolve(name), content);
+            AtomicFiles.writeNew(vaultDir.resolve(name), content);
+        } catch (FileAlreadyExistsException meanwhile) {
+            throw new FileAlreadyExistsException(meanwhile.getFile(), null, "a vault was created here meanwhile");
         } catch (NotDurableException inPlace) {
             written.add(name);
             throw inPlace;
