@@ -257,6 +257,9 @@ final class DavServlet extends HttpServlet {
     }
 
     private static int statusFor(Exception e) {
+        if (e instanceof org.eclipse.jetty.io.EofException) {
+            return 400; // the client's body ended early (it closed or reset): nothing was changed
+        }
         if (e instanceof NoSuchFileException) {
             return 409;
         } else if (e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException) {

@@ -202,6 +202,26 @@ class MethodsTest {
     }
 
     @Test
+    void anUploadWhoseBodyEndsEarlyIs400AndChangesNothing() throws Exception {
+        dav.send("PUT", "/kept.txt", "kept");
+        java.net.URI base = java.net.URI.create(served.url());
+        try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), base.getPort())) {
+            s.setSoTimeout(30_000);
+            String head = "PUT " + base.getPath() + "kept.txt HTTP/1.1\r\nHost: " + base.getAuthority()
+                    + "\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n" + "x".repeat(100);
+            s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            s.shutdownOutput(); // the client goes away in the middle of a chunk
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 400");
+        }
+        assertThat(Files.readString(served.root.resolve("kept.txt"))).isEqualTo("kept");
+        try (var names = Files.list(served.root)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactly("kept.txt");
+        }
+    }
+
+    @Test
     void aNameXmlCannotCarryIsLeftOutOfTheListingWhichStaysXml() throws Exception {
         Files.createDirectory(served.root.resolve("ctl"));
         Files.writeString(served.root.resolve("ctl/a\u0001b.txt"), "control character"); // legal on Linux, through FUSE
