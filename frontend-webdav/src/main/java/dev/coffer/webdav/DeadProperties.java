@@ -71,6 +71,18 @@ final class DeadProperties {
         }
     }
 
+    /**
+     * Reads the properties of {@code p}, lets {@code change} edit them and writes them back, as one
+     * step: two PROPPATCHes of one resource at once must not lose each other's properties.
+     */
+    void update(DavPath p, java.util.function.Consumer<Map<QName, String>> change) throws IOException {
+        synchronized (mutex) {
+            Map<QName, String> props = read(p);
+            change.accept(props);
+            replace(p, props);
+        }
+    }
+
     /** Replaces all dead properties of {@code p} at once (PROPPATCH is all or nothing). */
     void replace(DavPath p, Map<QName, String> props) throws IOException {
         synchronized (mutex) {

@@ -36,7 +36,7 @@ final class PropPatchMethod {
         if (!isDav(update, "propertyupdate")) {
             return DavReply.status(400);
         }
-        Map<QName, String> props = tree.props().read(p);
+        List<java.util.function.Consumer<Map<QName, String>>> edits = new ArrayList<>();
         List<QName> touched = new ArrayList<>();
         List<QName> forbidden = new ArrayList<>();
         for (Node op = update.getFirstChild(); op != null; op = op.getNextSibling()) {
@@ -57,9 +57,10 @@ final class PropPatchMethod {
                     if ("DAV:".equals(name.getNamespaceURI())) {
                         forbidden.add(name);
                     } else if (set) {
-                        props.put(name, innerXml(e));
+                        String value = innerXml(e);
+                        edits.add(props -> props.put(name, value));
                     } else {
-                        props.remove(name);
+                        edits.add(props -> props.remove(name));
                     }
                 }
             }
@@ -68,7 +69,7 @@ final class PropPatchMethod {
             return DavReply.status(400);
         }
         if (forbidden.isEmpty()) {
-            tree.props().replace(p, props);
+            tree.props().update(p, props -> edits.forEach(edit -> edit.accept(props))); // in document order
         }
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>")
                 .append(Xml.escape(tree.urls().href(p, tree.isFolder(p), form))).append("</D:href>");

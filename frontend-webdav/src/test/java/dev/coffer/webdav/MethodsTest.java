@@ -202,6 +202,31 @@ class MethodsTest {
     }
 
     @Test
+    void concurrentPropertyUpdatesOfOneResourceKeepEachOthersProperties() throws Exception {
+        dav.send("PUT", "/props.txt", "p");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                List<java.util.concurrent.Future<Integer>> both = new ArrayList<>();
+                for (String who : List.of("a", "b")) {
+                    String body = "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:z=\"urn:z\"><D:set><D:prop><z:"
+                            + who + round + ">v</z:" + who + round + "></D:prop></D:set></D:propertyupdate>";
+                    both.add(pool.submit(() -> dav.send("PROPPATCH", "/props.txt", body).statusCode()));
+                }
+                for (var f : both) {
+                    assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(207);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        String all = new String(dav.send("PROPFIND", "/props.txt", (String) null, "Depth", "0").body(), StandardCharsets.UTF_8);
+        for (int round = 0; round < 20; round++) {
+            assertThat(all).contains("a" + round).contains("b" + round);
+        }
+    }
+
+    @Test
     void anUploadWhoseBodyEndsEarlyIs400AndChangesNothing() throws Exception {
         dav.send("PUT", "/kept.txt", "kept");
         java.net.URI base = java.net.URI.create(served.url());
