@@ -204,6 +204,22 @@ class MountIT {
     }
 
     @Test
+    void aSecondMountOfTheSameVaultIsRefused() throws Exception {
+        Mounted m = mount();
+        Path other = tmp.resolve("mnt2");
+        mountPoints.add(other);
+        Process second = process(Map.of(), "mount", vault.toString(), other.toString());
+        String err = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.exitValue()).isNotZero();
+        assertThat(err).contains("already open in another Coffer");
+        assertThat(MountTable.isMounted(other)).isFalse();
+        assertThat(Files.exists(other)).as("nothing left behind").isFalse();
+        signal(m.process(), "TERM");
+        assertThat(m.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void badMountPointsAreUsageErrors() throws Exception {
         Path full = Files.createDirectories(tmp.resolve("full"));
         Files.writeString(full.resolve("mine"), "mine");

@@ -46,6 +46,9 @@ final class Vaults {
         VaultUseLock inUse;
         try {
             inUse = VaultUseLock.forUse(vaultDir);
+        } catch (dev.coffer.core.health.VaultOpenElsewhereException e) {
+            fs.close();
+            throw new CliException(ExitCodes.OTHER, e.getMessage());
         } catch (IOException | RuntimeException e) {
             fs.close();
             throw e;

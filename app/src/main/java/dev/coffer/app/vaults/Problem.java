@@ -34,6 +34,8 @@ public enum Problem {
     IN_REPAIR,
     /** A repair found the vault open in another process ({@code coffer mount}, another Coffer). */
     IN_USE_ELSEWHERE,
+    /** An unlock found the vault open in another process: two writers would lose each other's changes. */
+    OPEN_ELSEWHERE,
     /** A repair's new check plans other repairs than the ones confirmed. */
     HEALTH_CHANGED,
     /** Anything else: the detail says what. */

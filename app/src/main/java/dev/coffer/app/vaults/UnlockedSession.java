@@ -45,6 +45,9 @@ final class UnlockedSession {
 
     /** Takes the in-use lock again after vault.coffer was read (which dropped it). */
     synchronized void renewInUse() {
+        if (inUse != null && inUse.survivesRereads()) {
+            return; // a flock (Linux): reading vault.coffer again did not drop it
+        }
         try {
             releaseInUse();
             inUse = VaultUseLock.forUse(fileSystem.vaultDir());

@@ -207,7 +207,11 @@ public final class VaultService {
         VaultUseLock inUse = null;
         try {
             // held while unlocked, so that coffer check --repair refuses meanwhile (taken after core read vault.coffer)
-            inUse = VaultUseLock.forUse(folder);
+            try {
+                inUse = VaultUseLock.forUse(folder);
+            } catch (dev.coffer.core.health.VaultOpenElsewhereException e) {
+                throw new VaultException(Problem.OPEN_ELSEWHERE, folder.toString(), e);
+            }
             if (inUse == null) {
                 throw new VaultException(Problem.IN_REPAIR, folder.toString());
             }

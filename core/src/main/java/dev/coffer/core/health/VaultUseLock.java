@@ -22,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * is added to the vault folder (it would be synced); the lock lives only in the kernel and goes
  * with the process that holds it, even when it is killed.
  *
+ * <p>On Linux a use also holds an exclusive {@code flock} on the vault folder itself: one process
+ * uses a vault at a time ({@link VaultOpenElsewhereException}), since two mounts of one vault, each
+ * with its own caches, lost each other's fsynced writes (session 33's review). Elsewhere two
+ * processes can still open it at once.
+ *
  * <p>On Linux it is a {@code flock(2)} lock on a descriptor of its own, which belongs to that open
  * file: the JDK's file locks are POSIX locks, which a process loses as soon as it closes <em>any</em>
  * descriptor of the file, and every unlock, passphrase change or recovery-key display reads
@@ -39,6 +44,7 @@ public final class VaultUseLock implements AutoCloseable {
     private static final int LOCK_NB = 4;
     private static final int EWOULDBLOCK = 11;
     private static final int EINTR = 4;
+    private static final int O_DIRECTORY = 0x10000;
 
     /** The libc functions used. Public only because jnr-ffi implements it. */
     public interface LibC {
@@ -57,6 +63,7 @@ public final class VaultUseLock implements AutoCloseable {
     private final int fd; // the flock's descriptor, or -1 for the JDK's lock
     private final FileChannel channel;
     private final FileLock lock;
+    private int folderFd = -1; // the exclusive flock on the vault folder of a use, or -1
 
     private VaultUseLock(int fd, FileChannel channel, FileLock lock) {
         this.fd = fd;
@@ -64,9 +71,52 @@ public final class VaultUseLock implements AutoCloseable {
         this.lock = lock;
     }
 
-    /** The shared lock of a process that has the vault open, or null if a repair holds the vault. */
+    /**
+     * The lock of a process that has the vault open, or null if a repair holds the vault.
+     *
+     * @throws VaultOpenElsewhereException if another process has it open (Linux)
+     */
     public static VaultUseLock forUse(Path vaultDir) throws IOException {
-        return take(vaultDir.resolve(VAULT_FILE), true);
+        VaultUseLock use = take(vaultDir.resolve(VAULT_FILE), true);
+        if (use != null && use.fd >= 0) {
+            try {
+                use.folderFd = exclusiveOnFolder(vaultDir);
+            } catch (IOException | RuntimeException e) {
+                use.close();
+                throw e;
+            }
+        }
+        return use;
+    }
+
+    /** Whether reading {@code vault.coffer} again leaves this lock in place (a flock), so it need not be taken again. */
+    public boolean survivesRereads() {
+        return fd >= 0;
+    }
+
+    private static int exclusiveOnFolder(Path vaultDir) throws IOException {
+        byte[] path = LinuxLibC.nativePath(vaultDir.toAbsolutePath().toString());
+        if (path == null) {
+            return -1;
+        }
+        int dirFd = LIBC.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dirFd < 0) {
+            throw new IOException("cannot open the vault folder to lock it (errno " + LastError.getLastError(RUNTIME) + ")");
+        }
+        int res;
+        int errno;
+        do {
+            res = LIBC.flock(dirFd, LOCK_EX | LOCK_NB);
+            errno = res == 0 ? 0 : LastError.getLastError(RUNTIME);
+        } while (res != 0 && errno == EINTR);
+        if (res == 0) {
+            return dirFd;
+        }
+        LIBC.close(dirFd);
+        if (errno == EWOULDBLOCK) {
+            throw new VaultOpenElsewhereException();
+        }
+        throw new IOException("cannot lock the vault folder (errno " + errno + ")");
     }
 
     /** The exclusive lock of a repair, or null if any process has the vault open (mounted) or repairs it. */
@@ -126,6 +176,10 @@ public final class VaultUseLock implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (folderFd >= 0) {
+            LIBC.close(folderFd);
+            folderFd = -1;
+        }
         if (fd >= 0) {
             LIBC.close(fd); // ends the flock
             return;
