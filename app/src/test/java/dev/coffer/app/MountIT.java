@@ -234,6 +234,13 @@ class MountIT {
         assertThat(inside.exitValue()).isEqualTo(2);
         assertThat(insideErr).contains("must not be inside the vault folder");
         assertThat(Files.exists(vault.resolve("mnt"))).isFalse();
+        Path link = Files.createSymbolicLink(tmp.resolve("vault-link"), vault); // the same folder through a link
+        Process linked = process(Map.of(), "mount", vault.toString(), link.resolve("mnt").toString());
+        String linkedErr = new String(linked.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(linked.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(linked.exitValue()).isEqualTo(2);
+        assertThat(linkedErr).contains("must not be inside the vault folder");
+        assertThat(Files.exists(vault.resolve("mnt"))).isFalse();
     }
 
     @Test

@@ -51,7 +51,7 @@ final class MountPoint {
             throw new MountPointException("a drive letter such as " + requested
                     + " is a mount point on Windows only; give a folder to mount on");
         }
-        Path folder = requested.toAbsolutePath().normalize();
+        Path folder = MountPaths.withRealParent(requested); // the mount table's name for it
         clearStale(folder, fusermount);
         if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(folder)) {
             Path real = folder.toRealPath();

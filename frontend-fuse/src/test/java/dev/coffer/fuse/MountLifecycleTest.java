@@ -48,6 +48,36 @@ class MountLifecycleTest {
         assertThat(Files.exists(tmp.resolve("a"))).as("every folder Coffer created is removed").isFalse();
     }
 
+    /**
+     * A mount point whose parent is reached through a symbolic link (a home folder under /home -> var/home):
+     * the mount table names it by its real path, which is what the mount must check and unmount.
+     */
+    @Test
+    void aMountPointUnderALinkedFolderUnmountsAndIsRemoved() throws IOException {
+        Path real = Files.createDirectory(tmp.resolve("real"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
+        long start = System.nanoTime();
+        FuseMount m = mounts.mount(backing, link.resolve("mnt"));
+        assertThat(m.mountPoint()).isEqualTo(real.toRealPath().resolve("mnt"));
+        assertThat(Files.readString(link.resolve("mnt/file.txt"))).isEqualTo("content");
+        m.unmount(false);
+        assertThat(m.isMounted()).isFalse();
+        assertThat(MountTable.isMounted(real.resolve("mnt"))).isFalse();
+        assertThat(Files.exists(real.resolve("mnt"))).as("the folder Coffer created is removed").isFalse();
+        assertThat(System.nanoTime() - start).as("no 30 s wait for a session that never ended").isLessThan(20_000_000_000L);
+    }
+
+    @Test
+    void aStaleMountUnderALinkedFolderIsClearedOnTheNextMount() throws Exception {
+        Path real = Files.createDirectory(tmp.resolve("real"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
+        killedMountAt(link.resolve("mnt"));
+        assertThat(MountTable.isMounted(real.resolve("mnt"))).as("left mounted").isTrue();
+        FuseMount m = mounts.mount(backing, link.resolve("mnt"));
+        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+        assertThat(MountTable.entries().stream().filter(e -> e.mountPoint().equals(m.mountPoint())).count()).isEqualTo(1);
+    }
+
     @Test
     void anExistingEmptyMountPointStays() throws IOException {
         Path mnt = Files.createDirectory(tmp.resolve("mnt"));
@@ -118,6 +148,17 @@ class MountLifecycleTest {
     @Test
     void aStaleMountLeftByAKilledProcessIsClearedOnTheNextMount() throws Exception {
         Path mnt = tmp.resolve("mnt");
+        killedMountAt(mnt);
+        assertThat(MountTable.isMounted(mnt)).as("left mounted").isTrue();
+        assertThatThrownBy(() -> Files.list(mnt)).isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("Transport endpoint is not connected");
+        FuseMount m = mounts.mount(backing, mnt);
+        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
+        assertThat(MountTable.entries().stream().filter(e -> e.mountPoint().equals(m.mountPoint())).count()).isEqualTo(1);
+    }
+
+    /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
+    private void killedMountAt(Path mnt) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         if (Runtime.version().feature() >= 24) {
@@ -133,12 +174,6 @@ class MountLifecycleTest {
             child.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
             assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(MountTable.isMounted(mnt)).as("left mounted").isTrue();
-        assertThatThrownBy(() -> Files.list(mnt)).isInstanceOf(FileSystemException.class)
-                .hasMessageContaining("Transport endpoint is not connected");
-        FuseMount m = mounts.mount(backing, mnt);
-        assertThat(Files.readString(m.mountPoint().resolve("file.txt"))).isEqualTo("content");
-        assertThat(MountTable.entries().stream().filter(e -> e.mountPoint().equals(m.mountPoint())).count()).isEqualTo(1);
     }
 
     @Test
