@@ -134,7 +134,7 @@ class MountIT {
         try (FileChannel open = FileChannel.open(m.mountPoint().resolve("open.txt"))) {
             m.errLine();
             signal(m.process(), "TERM");
-            assertThat(m.errLine()).contains("is busy").contains("--force");
+            assertThat(m.errLine()).contains("is busy").contains("fusermount -u -z " + m.mountPoint()).contains("--force");
             assertThat(m.process().waitFor(2, TimeUnit.SECONDS)).as("still serving").isFalse();
             assertThat(open.size()).isEqualTo(4);
         }

@@ -51,7 +51,8 @@ final class MountSession implements Foreground.Session {
                 if (!told) {
                     err.println("coffer: " + mount.mountPoint() + " is busy: a program has a file open in it, or a shell's "
                             + "working folder is inside it. Waiting until they are done (checked every second); "
-                            + "coffer mount --force would unmount anyway.");
+                            + "to detach it now, run: fusermount -u -z " + mount.mountPoint()
+                            + " (a mount started with coffer mount --force does that itself).");
                     told = true;
                 }
                 if (!pause()) {
@@ -59,11 +60,14 @@ final class MountSession implements Foreground.Session {
                 }
             } catch (IOException | RuntimeException e) {
                 err.println("coffer: unmounting failed: " + ExitCodes.message(e));
+                unmountFailed = true;
                 break;
             }
         }
         lock();
     }
+
+    private boolean unmountFailed;
 
     /** Closes the vault once the mount is gone (or forced away); later calls do nothing. */
     @Override
@@ -74,7 +78,9 @@ final class MountSession implements Foreground.Session {
         locked = true;
         try {
             fs.close();
-            err.println("coffer: unmounted " + mount.mountPoint() + "; the vault is locked");
+            err.println(unmountFailed
+                    ? "coffer: the vault is locked, but " + mount.mountPoint() + " may still be mounted; run: fusermount -u -z " + mount.mountPoint()
+                    : "coffer: unmounted " + mount.mountPoint() + "; the vault is locked");
         } catch (IOException | RuntimeException e) {
             err.println("coffer: locking the vault failed: " + ExitCodes.message(e));
         }
