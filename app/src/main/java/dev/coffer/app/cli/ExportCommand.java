@@ -40,9 +40,27 @@ final class ExportCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /** Cleartext exported into the vault folder would be synced with it (compared by real paths: links do not hide it). */
+    private void requireOutsideVault() throws CliException {
+        Path v;
+        Path d;
+        try {
+            v = dev.coffer.fuse.MountPaths.real(vault);
+            d = dev.coffer.fuse.MountPaths.real(destination);
+        } catch (java.io.IOException e) {
+            v = vault.toAbsolutePath().normalize();
+            d = destination.toAbsolutePath().normalize();
+        }
+        if (d.startsWith(v)) {
+            throw CliException.usage("the destination must not be inside the vault folder: " + destination
+                    + " (the cleartext would be synced with the vault)");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         Vaults.requireMissingOrEmpty(destination, "the destination");
+        requireOutsideVault();
         TreeExporter exporter = new TreeExporter(ctx.err());
         try (CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, true)) {
             Path source = Vaults.cleartextPath(fs, from);
@@ -51,7 +69,18 @@ final class ExportCommand implements Callable<Integer> {
                         : new NoSuchFileException(source.toString());
             }
             Files.createDirectories(destination);
-            exporter.export(source, destination);
+            // A signal (Ctrl-C, SIGTERM) ends the JVM in the middle of a file: its partial copy goes.
+            Thread cleanUp = new Thread(exporter::deletePartial, "coffer-export-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanUp);
+            try {
+                exporter.export(source, destination);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanUp);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs
+                }
+            }
         }
         ctx.out().printf("Exported %d files, %d folders, %d symlinks to %s%n",
                 exporter.files, exporter.folders, exporter.links, destination);

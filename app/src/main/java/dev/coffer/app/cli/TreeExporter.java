@@ -95,8 +95,30 @@ final class TreeExporter {
             skip(cleartextFile, e);
             return;
         }
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            in.close();
+            throw new java.nio.file.FileAlreadyExistsException(target.toString());
+        }
+        // Under a temporary name until whole: a full disk or a signal leaves no cut-short file under the real name.
+        Path temp = PartialCopies.tempBeside(target);
+        inProgress = temp;
+        try {
+            copyTo(cleartextFile, in, temp, target);
+        } finally {
+            inProgress = null;
+        }
+    }
+
+    private volatile Path inProgress;
+
+    /** Deletes the partial copy a signal interrupted (registered for the export's duration by the caller). */
+    void deletePartial() {
+        PartialCopies.deleteQuietly(inProgress);
+    }
+
+    private void copyTo(Path cleartextFile, InputStream in, Path temp, Path target) throws IOException {
         IOException readFailure = null;
-        try (in; OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (in; OutputStream out = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             byte[] buffer = new byte[BUFFER];
             while (true) {
                 int n;
@@ -111,13 +133,23 @@ final class TreeExporter {
                 }
                 out.write(buffer, 0, n);
             }
+        } catch (IOException | RuntimeException writeFailure) { // destination side (a full disk): the export stops
+            PartialCopies.delete(temp, writeFailure);
+            err.println("coffer: " + Printable.escape(target.toString()) + " was not exported (nothing of it was kept)");
+            throw writeFailure;
         }
         if (readFailure != null) {
-            Files.delete(target); // no half-written file in the export
+            Files.delete(temp); // no half-written file in the export
             skip(cleartextFile, readFailure);
-        } else {
-            files++;
+            return;
         }
+        try {
+            Files.move(temp, target); // never over a file that appeared meanwhile
+        } catch (IOException | RuntimeException e) {
+            PartialCopies.delete(temp, e);
+            throw e;
+        }
+        files++;
     }
 
     private void skip(Path cleartextPath, Exception e) {

@@ -31,6 +31,48 @@ final class TreeImporter {
 
     /** Copies the content of {@code plainRoot} into {@code cleartextRoot} (which exists). */
     void copy(Path plainRoot, Path cleartextRoot) throws IOException {
+        // A signal (Ctrl-C, SIGTERM) ends the JVM in the middle of a file: its partial copy goes.
+        Thread cleanUp = new Thread(() -> PartialCopies.deleteQuietly(inProgress), "coffer-import-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanUp);
+        try {
+            walk(plainRoot, cleartextRoot);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs
+            }
+        }
+    }
+
+    private volatile Path inProgress;
+
+    /**
+     * Copies one file under a temporary name beside its target and renames it into place only once
+     * it is whole: an import that fails (a full disk, an unreadable source) or is stopped leaves no
+     * cut-short file under the real name, which a health check could not tell from a whole one.
+     */
+    private void importFile(Path file, Path target) throws IOException {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new java.nio.file.FileAlreadyExistsException(target.toString());
+        }
+        Path temp = PartialCopies.tempBeside(target);
+        inProgress = temp;
+        try {
+            try (InputStream in = Files.newInputStream(file)) {
+                Files.copy(in, temp);
+            }
+            Files.move(temp, target); // never over a file that appeared meanwhile
+        } catch (IOException | RuntimeException e) {
+            PartialCopies.delete(temp, e);
+            err.println("coffer: " + Printable.escape(file.toString()) + " was not imported (nothing of it was kept)");
+            throw e;
+        } finally {
+            inProgress = null;
+        }
+    }
+
+    private void walk(Path plainRoot, Path cleartextRoot) throws IOException {
         Files.walkFileTree(plainRoot, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
@@ -50,9 +92,7 @@ final class TreeImporter {
                     Files.createSymbolicLink(target, target.getFileSystem().getPath(Files.readSymbolicLink(file).toString()));
                     links++;
                 } else if (attrs.isRegularFile()) {
-                    try (InputStream in = Files.newInputStream(file)) {
-                        Files.copy(in, target);
-                    }
+                    importFile(file, target);
                     files++;
                 } else {
                     err.println("coffer: skipped (not a file, folder or symlink): " + Printable.escape(file.toString()));
