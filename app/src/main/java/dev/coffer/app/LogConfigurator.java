@@ -39,10 +39,17 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    /** Lowers the level to DEBUG (for --debug). */
+    /**
+     * Lowers Coffer's own level to DEBUG (for --debug). Only Coffer's: the libraries' DEBUG output
+     * carries what must never be logged (Jetty logs every request's URI, with the WebDAV server's
+     * secret segment and cleartext names, and its headers, with the mount's credential).
+     */
     public static void enableDebug() {
-        if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
-            root.setLevel(Level.DEBUG);
+        if (LoggerFactory.getLogger(COFFER_LOGGERS) instanceof Logger coffer) {
+            coffer.setLevel(Level.DEBUG);
         }
     }
+
+    /** The loggers of Coffer's own classes. */
+    public static final String COFFER_LOGGERS = "dev.coffer";
 }

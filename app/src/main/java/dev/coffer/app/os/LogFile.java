@@ -6,7 +6,12 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -21,13 +26,17 @@ public final class LogFile {
 
     private LogFile() {}
 
-    /** Adds the file appender (once) and sets the level. */
+    /**
+     * Adds the file appender (once) and sets the level. The folder and the file are the user's alone
+     * (0700, 0600): at DEBUG the log may name cleartext files, and it sits beside the settings.
+     */
     public static void start(Path configFolder, boolean debug) {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return;
         }
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         if (root.getAppender("file") == null) {
+            ownerOnly(configFolder, configFolder.resolve(NAME));
             PatternLayoutEncoder encoder = new PatternLayoutEncoder();
             encoder.setContext(context);
             encoder.setPattern("%d{ISO8601} %level %logger{20} %msg%n");
@@ -44,9 +53,30 @@ public final class LogFile {
         setDebug(debug);
     }
 
+    /** DEBUG for Coffer's own loggers only (the libraries' DEBUG carries URLs and credentials: LogConfigurator), or WARN. */
     public static void setDebug(boolean debug) {
         if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
-            root.setLevel(debug ? Level.DEBUG : Level.WARN);
+            root.setLevel(Level.WARN);
+        }
+        if (LoggerFactory.getLogger(dev.coffer.app.LogConfigurator.COFFER_LOGGERS) instanceof Logger coffer) {
+            coffer.setLevel(debug ? Level.DEBUG : null);
+        }
+    }
+
+    /** Makes the config folder 0700 and the log file 0600 (created empty if missing) where the store has POSIX permissions. */
+    static void ownerOnly(Path folder, Path log) {
+        try {
+            if (!Files.getFileStore(folder).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                return;
+            }
+            Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+            if (!Files.exists(log, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else {
+                Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-------"));
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // the log still works; its permissions stay as the system made them
         }
     }
 }
