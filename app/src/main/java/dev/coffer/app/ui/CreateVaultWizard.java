@@ -290,6 +290,11 @@ public final class CreateVaultWizard {
             c.putString(vm.recoveryKey().get());
             Clipboard.getSystemClipboard().setContent(c);
             status.setText(m.get("create.recovery.copied"));
+            // The words open the vault: they stay on the clipboard for a minute, and not after the wizard.
+            javafx.animation.PauseTransition later = new javafx.animation.PauseTransition(javafx.util.Duration.seconds(60));
+            later.setOnFinished(done -> clearClipboardIfRecoveryKey());
+            later.play();
+            stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, hidden -> clearClipboardIfRecoveryKey());
         });
         Button save = Dialogs.button(m.get("create.recovery.save"), "wizard-save");
         save.setOnAction(e -> saveRecoveryKey());
@@ -330,6 +335,15 @@ public final class CreateVaultWizard {
         status.setText(job.printPage(page) && job.endJob() ? m.get("create.recovery.printed") : m.get("create.recovery.noPrinter"));
     }
 
+    /** Empties the clipboard if it still holds the recovery key (something copied since stays). */
+    private void clearClipboardIfRecoveryKey() {
+        Clipboard clipboard = Clipboard.getSystemClipboard();
+        String key = vm.recoveryKey().get();
+        if (key != null && clipboard.hasString() && key.equals(clipboard.getString())) {
+            clipboard.clear();
+        }
+    }
+
     private void saveRecoveryKey() {
         FileChooser c = new FileChooser();
         c.setInitialFileName(vm.name().get().strip() + " recovery key.txt");
@@ -338,7 +352,7 @@ public final class CreateVaultWizard {
             return;
         }
         try {
-            Files.writeString(f.toPath(), vm.recoveryKey().get() + System.lineSeparator(), StandardCharsets.UTF_8);
+            OwnerOnlyFiles.write(f.toPath(), (vm.recoveryKey().get() + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
             status.setText(m.get("create.recovery.saved", f.getName()));
         } catch (IOException e) {
             status.setText(m.problem(e));
