@@ -139,11 +139,27 @@ class ServeIT {
     void aPortInUseIsOneClearLine() throws Exception {
         Serving first = serve();
         int port = URI.create(first.url()).getPort();
-        Process second = process("serve", vault.toString(), "--port", String.valueOf(port));
+        // Another vault: the same one is refused before its port is tried (one process uses a vault at a time).
+        Path other = tmp.resolve("other-vault");
+        Process create = process("create", other.toString(), "--scrypt-n", "16384");
+        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(create.exitValue()).isZero();
+        Process second = process("serve", other.toString(), "--port", String.valueOf(port));
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(second.exitValue()).isEqualTo(2);
         String err = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(err).isEqualTo("coffer: port " + port + " is in use on 127.0.0.1: choose another with --port N, or --port 0 for any free port\n");
+        signal(first.process(), "TERM");
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aVaultServedAlreadyIsNotServedTwice() throws Exception {
+        Serving first = serve();
+        Process second = process("serve", vault.toString(), "--port", "0");
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.exitValue()).isNotZero();
+        assertThat(new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).contains("already open in another Coffer");
         signal(first.process(), "TERM");
         assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
     }

@@ -27,6 +27,7 @@ public final class FuseMount implements AutoCloseable {
     private static final long INIT_TIMEOUT_SECONDS = 30;
     private static final long END_TIMEOUT_SECONDS = 30;
     private static final long FORCE_GRACE_MILLIS = 1_000;
+    private static final long DETACH_POLL_MILLIS = 1_000;
 
     private final NativeFuse natives;
     private final FuseAdapter adapter;
@@ -94,6 +95,7 @@ public final class FuseMount implements AutoCloseable {
                 throw e;
             }
             m.awaitInit();
+            m.watchForDetach();
             return m;
         } catch (IOException | RuntimeException e) {
             mp.removeCreated();
@@ -139,6 +141,11 @@ public final class FuseMount implements AutoCloseable {
         }
         if (MountTable.isMounted(mountPoint.folder())) {
             fusermount.unmount(mountPoint.folder(), false);
+        } else if (!awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+            // Detached already (somebody's lazy unmount) while programs still have files open: the
+            // session ends when they close them. Busy, as a mount still in the table would be.
+            mountPoint.removeCreated();
+            throw new MountBusyException(mountPoint.folder());
         }
         if (!awaitEnd(END_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             throw new IOException("the FUSE session at " + mountPoint.folder() + " did not end after the unmount");
@@ -207,6 +214,35 @@ public final class FuseMount implements AutoCloseable {
         } catch (IOException | RuntimeException e) { // a damaged entry: it stays, hidden from listings
             LOG.warn("could not clear the folder of files kept after an unlink or a failed rename ({})", e.getClass().getName());
         }
+    }
+
+    /**
+     * Watches (every second, while the session lasts) for the mount to leave the mount table while
+     * the session goes on: somebody's lazy unmount ({@code fusermount -u -z}) with files still open.
+     * The mount point is then a plain local folder until they close them, and a program writing
+     * there by path would put cleartext on the disk: a folder Coffer created goes at once, so it
+     * fails instead (if something was written there already, the removal warns).
+     */
+    private void watchForDetach() {
+        Thread watcher = new Thread(() -> {
+            while (isMounted()) {
+                try {
+                    if (awaitEnd(DETACH_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted()) {
+                        LOG.warn("{} was unmounted from elsewhere while programs still have files open in it; "
+                                + "the vault stays unlocked until they close them", mountPoint.folder());
+                        mountPoint.removeCreated();
+                        return;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    return; // interrupted or ending: the teardown removes the folder as always
+                }
+            }
+        }, "coffer-fuse-detach-watch");
+        watcher.setDaemon(true);
+        watcher.start();
     }
 
     /** Runs once, on the last worker thread out of the loop. */

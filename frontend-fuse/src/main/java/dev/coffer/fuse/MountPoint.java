@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 final class MountPoint {
     private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
     private static final long STALE_WAIT_MILLIS = 5_000;
+    private static final long STALE_PROBE_MILLIS = 5_000;
 
     private final Path folder;
     private final List<Path> created;
@@ -122,7 +123,7 @@ final class MountPoint {
         if (mount.isEmpty()) {
             return;
         }
-        if (!mount.get().type().startsWith("fuse") || !isStale(folder)) {
+        if (!mount.get().type().startsWith("fuse") || !staleWithin(folder, STALE_PROBE_MILLIS)) {
             throw new MountPointException("something is already mounted at " + folder + " (" + mount.get().type()
                     + "); unmount it first or choose another folder");
         }
@@ -135,6 +136,29 @@ final class MountPoint {
                         + "; run: fusermount -u -z " + folder);
             }
             sleep();
+        }
+    }
+
+    /**
+     * {@link #isStale}, asked on a thread of its own: a FUSE mount whose process is stopped (Ctrl-Z,
+     * SIGSTOP) never answers, and the probe would wait forever. Such a mount is neither stale nor
+     * usable: refused, with how to detach it.
+     */
+    private static boolean staleWithin(Path folder, long millis) throws IOException {
+        java.util.concurrent.CompletableFuture<Boolean> probe = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> probe.complete(isStale(folder)), "coffer-mount-probe");
+        t.setDaemon(true); // if the mount never answers, it stays blocked; it holds nothing
+        t.start();
+        try {
+            return probe.get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new MountPointException("the FUSE mount at " + folder + " does not answer (is its process stopped?); "
+                    + "end that process or detach the mount: fusermount -u -z " + folder);
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
     }
 

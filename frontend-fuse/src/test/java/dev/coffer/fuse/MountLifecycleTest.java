@@ -136,6 +136,32 @@ class MountLifecycleTest {
         assertThat(m.isMounted()).isFalse();
     }
 
+    /**
+     * Somebody detaches the mount (lazy unmount) while a file is still open: the session goes on until
+     * it closes, but the folder Coffer created goes at once (a program writing there by path would put
+     * cleartext on the disk), and an unmount meanwhile says busy instead of failing after 30 s.
+     */
+    @Test
+    void aLazyUnmountBySomebodyElseWithAFileOpenRemovesTheCreatedFolderAtOnce() throws Exception {
+        FuseMount m = mounts.mount(backing, tmp.resolve("a/mnt"));
+        FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ);
+        try {
+            Shell.ok(tmp, "fusermount", "-u", "-z", m.mountPoint().toString());
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.exists(m.mountPoint()) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(Files.exists(m.mountPoint())).as("the created folder is gone while the file is open").isFalse();
+            assertThat(m.isMounted()).as("the session goes on for the open file").isTrue();
+            assertThatThrownBy(() -> m.unmount(false)).isInstanceOf(MountBusyException.class);
+            assertThat(open.read(java.nio.ByteBuffer.allocate(7), 0)).isEqualTo(7); // still served
+        } finally {
+            open.close();
+        }
+        assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).as("the session ends with the last close").isTrue();
+        assertThat(Files.exists(tmp.resolve("a"))).isFalse();
+    }
+
     @Test
     void anUnmountBySomebodyElseEndsTheSessionAndCleansUp() throws Exception {
         FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
@@ -157,8 +183,48 @@ class MountLifecycleTest {
         assertThat(MountTable.entries().stream().filter(e -> e.mountPoint().equals(m.mountPoint())).count()).isEqualTo(1);
     }
 
+    @Test
+    void aMountWhoseProcessIsStoppedIsRefusedNotWaitedForForever() throws Exception {
+        Path mnt = tmp.resolve("mnt");
+        Process child = childMountAt(mnt);
+        // Should the refusal regress into waiting, the stopped server is ended after a while, so that the
+        // test fails instead of hanging the build (a stat waiting for a FUSE reply cannot be interrupted).
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(40_000);
+                new ProcessBuilder("kill", "-CONT", Long.toString(child.pid())).start().waitFor();
+                child.destroyForcibly();
+            } catch (InterruptedException | IOException e) {
+                // the test ended in time
+            }
+        });
+        watchdog.setDaemon(true);
+        watchdog.start();
+        try {
+            Shell.ok(tmp, "kill", "-STOP", Long.toString(child.pid()));
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> FuseMount.mount(backing, mnt, MountOptions.defaults(false)))
+                    .isInstanceOf(MountPointException.class).hasMessageContaining("does not answer")
+                    .hasMessageContaining("fusermount -u -z");
+            assertThat(System.nanoTime() - start).isLessThan(30_000_000_000L);
+        } finally {
+            Shell.ok(tmp, "fusermount", "-u", "-z", mnt.toString());
+            Shell.ok(tmp, "kill", "-CONT", Long.toString(child.pid()));
+            child.destroyForcibly();
+            child.waitFor(10, TimeUnit.SECONDS);
+            watchdog.interrupt();
+        }
+    }
+
     /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
     private void killedMountAt(Path mnt) throws Exception {
+        Process child = childMountAt(mnt);
+        child.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** Mounts {@code backing} at {@code mnt} in a child JVM; returns once it is mounted. */
+    private Process childMountAt(Path mnt) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         if (Runtime.version().feature() >= 24) {
@@ -169,11 +235,9 @@ class MountLifecycleTest {
         command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), MountProcess.class.getName(),
                 backing.toString(), mnt.toString()));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            assertThat(out.readLine()).isEqualTo("mounted");
-            child.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
-            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        }
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(out.readLine()).isEqualTo("mounted");
+        return child;
     }
 
     @Test
