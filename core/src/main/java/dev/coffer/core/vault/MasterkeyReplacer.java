@@ -1,6 +1,7 @@
 package dev.coffer.core.vault;
 
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.ExclusiveFileLock;
 import dev.coffer.core.util.NotDurableException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,8 +25,18 @@ final class MasterkeyReplacer {
     /**
      * @param oldBytes the file as it was read, or null if there was none
      */
+    @SuppressWarnings("try") // the lock is held, not used
     static void replace(Path vaultDir, String name, byte[] oldBytes, byte[] newBytes) throws IOException {
         Path target = vaultDir.resolve(name);
+        // Two changes at once (the app and coffer passwd) would both pass the check below and the
+        // later one silently win: the lock lets one check-and-write at a time, and the second then
+        // finds the file changed.
+        try (ExclusiveFileLock one = ExclusiveFileLock.on(target)) {
+            replaceLocked(vaultDir, name, target, oldBytes, newBytes);
+        }
+    }
+
+    private static void replaceLocked(Path vaultDir, String name, Path target, byte[] oldBytes, byte[] newBytes) throws IOException {
         byte[] current = Files.exists(target) ? VaultFiles.read(vaultDir, name) : null;
         if (!Arrays.equals(current, oldBytes)) {
             throw new IOException(name + " changed while the passphrase was being changed; nothing was written - try again");

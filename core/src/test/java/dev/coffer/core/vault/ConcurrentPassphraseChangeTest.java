@@ -1,0 +1,80 @@
+package dev.coffer.core.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two passphrase changes at the same moment (the app and coffer passwd), both having read the same
+ * masterkey file: one wins, the other is refused ("changed while ..."), never both told they
+ * succeeded while only the later one's passphrase opens the vault.
+ */
+class ConcurrentPassphraseChangeTest {
+    private static final String OLD = "old passphrase";
+    private static final List<String> NEW = List.of("new passphrase one", "new passphrase two");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void ofTwoChangesAtOnceOneWinsAndTheOtherIsRefused() throws Exception {
+        CyclicBarrier bothHaveRead = new CyclicBarrier(2);
+        Kdf meeting = (passphrase, salt, params) -> {
+            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
+            if (NEW.contains(new String(passphrase, StandardCharsets.UTF_8))) {
+                try {
+                    // Both read the old file and go on to check and replace it at the same moment.
+                    bothHaveRead.await(60, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return kek;
+        };
+        VaultOperations ops = new VaultOperations(meeting, new SecureRandom());
+        Path vault = tmp.resolve("vault");
+        ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<?>> changes = new ArrayList<>();
+        try {
+            for (String next : NEW) {
+                changes.add(pool.submit(() -> {
+                    ops.changePassphrase(vault, OLD.getBytes(StandardCharsets.UTF_8), next.getBytes(StandardCharsets.UTF_8));
+                    return null;
+                }));
+            }
+            String winner = null;
+            int refused = 0;
+            for (int i = 0; i < 2; i++) {
+                try {
+                    changes.get(i).get(120, TimeUnit.SECONDS);
+                    winner = NEW.get(i);
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(IOException.class).hasMessageContaining("changed while");
+                    refused++;
+                }
+            }
+            assertThat(refused).isEqualTo(1);
+            VaultOperations plain = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
+            plain.unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
+            String loser = winner.equals(NEW.get(0)) ? NEW.get(1) : NEW.get(0);
+            assertThatThrownBy(() -> plain.unlock(vault, loser.getBytes(StandardCharsets.UTF_8))).isInstanceOf(IOException.class);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
