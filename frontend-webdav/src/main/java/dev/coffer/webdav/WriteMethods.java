@@ -133,7 +133,7 @@ final class WriteMethods {
             return DavReply.status(400);
         }
         String authority = DavUrls.authority(destination);
-        if (authority != null && !authority.equalsIgnoreCase(req.getHeader("Host"))) {
+        if (authority != null && !sameServer(authority, req.getHeader("Host"))) {
             return DavReply.status(502); // RFC 4918 9.8.5: another server
         }
         Optional<DavPath> parsed = tree.urls().fromUrl(destination);
@@ -202,6 +202,31 @@ final class WriteMethods {
             locks.removeAtOrBelow(src);
         }
         return DavReply.status(dstExists ? 204 : 201);
+    }
+
+    /**
+     * Whether a Destination's host[:port] names this server, reached as {@code host} (the request's
+     * Host): the same text, or another name of the loopback interface (it serves 127.0.0.1 only:
+     * localhost, 127.0.0.1, [::1]) with the same port.
+     */
+    static boolean sameServer(String authority, String host) {
+        if (host == null) {
+            return false;
+        }
+        if (authority.equalsIgnoreCase(host)) {
+            return true;
+        }
+        int a = authority.lastIndexOf(':');
+        int h = host.lastIndexOf(':');
+        if (a < 0 || h < 0 || authority.endsWith("]") || host.endsWith("]")) {
+            return false;
+        }
+        return authority.substring(a).equals(host.substring(h))
+                && loopback(authority.substring(0, a)) && loopback(host.substring(0, h));
+    }
+
+    private static boolean loopback(String name) {
+        return name.equalsIgnoreCase("localhost") || name.equals("127.0.0.1") || name.equals("[::1]");
     }
 
     private Optional<DavError> common(HttpServletRequest req, DavPath p, Collection<DavLock> needed) {
