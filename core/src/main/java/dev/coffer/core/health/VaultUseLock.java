@@ -1,19 +1,12 @@
 package dev.coffer.core.health;
 
-import dev.coffer.core.util.LinuxLibC;
+import dev.coffer.core.util.Flock;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import jnr.ffi.LastError;
-import jnr.ffi.Runtime;
-import jnr.ffi.annotations.In;
-import jnr.ffi.annotations.SaveError;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An advisory lock on a vault's {@code vault.coffer} that keeps a repair and a vault in use apart:
@@ -35,30 +28,7 @@ import org.slf4j.LoggerFactory;
  * Advisory only: tools that do not take it (another implementation, a sync client) are not kept out.
  */
 public final class VaultUseLock implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(VaultUseLock.class);
     private static final String VAULT_FILE = "vault.coffer";
-    private static final int O_RDONLY = 0;
-    private static final int O_CLOEXEC = 0x80000;
-    private static final int LOCK_SH = 1;
-    private static final int LOCK_EX = 2;
-    private static final int LOCK_NB = 4;
-    private static final int EWOULDBLOCK = 11;
-    private static final int EINTR = 4;
-    private static final int O_DIRECTORY = 0x10000;
-
-    /** The libc functions used. Public only because jnr-ffi implements it. */
-    public interface LibC {
-        @SaveError
-        int open(@In byte[] path, int flags);
-
-        @SaveError
-        int flock(int fd, int operation);
-
-        int close(int fd);
-    }
-
-    private static final LibC LIBC = LinuxLibC.load(LibC.class, LOG, "Keeping repairs and mounts apart with the JDK's file locks");
-    private static final Runtime RUNTIME = LIBC == null ? null : Runtime.getRuntime(LIBC);
 
     private final int fd; // the flock's descriptor, or -1 for the JDK's lock
     private final FileChannel channel;
@@ -95,25 +65,19 @@ public final class VaultUseLock implements AutoCloseable {
     }
 
     private static int exclusiveOnFolder(Path vaultDir) throws IOException {
-        byte[] path = LinuxLibC.nativePath(vaultDir.toAbsolutePath().toString());
-        if (path == null) {
+        if (!Flock.available(vaultDir)) {
             return -1;
         }
-        int dirFd = LIBC.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dirFd = Flock.open(vaultDir, true);
         if (dirFd < 0) {
-            throw new IOException("cannot open the vault folder to lock it (errno " + LastError.getLastError(RUNTIME) + ")");
+            throw new IOException("cannot open the vault folder to lock it (errno " + -dirFd + ")");
         }
-        int res;
-        int errno;
-        do {
-            res = LIBC.flock(dirFd, LOCK_EX | LOCK_NB);
-            errno = res == 0 ? 0 : LastError.getLastError(RUNTIME);
-        } while (res != 0 && errno == EINTR);
-        if (res == 0) {
+        int errno = Flock.lock(dirFd, Flock.LOCK_EX | Flock.LOCK_NB);
+        if (errno == 0) {
             return dirFd;
         }
-        LIBC.close(dirFd);
-        if (errno == EWOULDBLOCK) {
+        Flock.close(dirFd);
+        if (errno == Flock.EWOULDBLOCK) {
             throw new VaultOpenElsewhereException();
         }
         throw new IOException("cannot lock the vault folder (errno " + errno + ")");
@@ -125,30 +89,22 @@ public final class VaultUseLock implements AutoCloseable {
     }
 
     private static VaultUseLock take(Path file, boolean shared) throws IOException {
-        byte[] path = LIBC == null || file.getFileSystem() != FileSystems.getDefault() ? null
-                : LinuxLibC.nativePath(file.toAbsolutePath().toString());
-        return path == null ? takeWithJdk(file, shared) : takeWithFlock(file, path, shared);
+        return Flock.available(file) ? takeWithFlock(file, shared) : takeWithJdk(file, shared);
     }
 
-    private static VaultUseLock takeWithFlock(Path file, byte[] path, boolean shared) throws IOException {
-        int fd = LIBC.open(path, O_RDONLY | O_CLOEXEC);
+    private static VaultUseLock takeWithFlock(Path file, boolean shared) throws IOException {
+        int fd = Flock.open(file, false);
         if (fd < 0) {
-            int errno = LastError.getLastError(RUNTIME);
             // Let the JDK say what is wrong (missing, no permission) in its own words.
             FileChannel.open(file, StandardOpenOption.READ).close();
-            throw new IOException("cannot open " + file + " to lock it (errno " + errno + ")");
+            throw new IOException("cannot open " + file + " to lock it (errno " + -fd + ")");
         }
-        int res;
-        int errno;
-        do {
-            res = LIBC.flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB);
-            errno = res == 0 ? 0 : LastError.getLastError(RUNTIME);
-        } while (res != 0 && errno == EINTR);
-        if (res == 0) {
+        int errno = Flock.lock(fd, (shared ? Flock.LOCK_SH : Flock.LOCK_EX) | Flock.LOCK_NB);
+        if (errno == 0) {
             return new VaultUseLock(fd, null, null);
         }
-        LIBC.close(fd);
-        if (errno == EWOULDBLOCK) {
+        Flock.close(fd);
+        if (errno == Flock.EWOULDBLOCK) {
             return null;
         }
         throw new IOException("cannot lock " + file + " (errno " + errno + ")");
@@ -177,11 +133,11 @@ public final class VaultUseLock implements AutoCloseable {
     @Override
     public void close() throws IOException {
         if (folderFd >= 0) {
-            LIBC.close(folderFd);
+            Flock.close(folderFd);
             folderFd = -1;
         }
         if (fd >= 0) {
-            LIBC.close(fd); // ends the flock
+            Flock.close(fd); // ends the flock
             return;
         }
         try {
