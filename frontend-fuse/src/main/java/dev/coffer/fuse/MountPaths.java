@@ -39,6 +39,18 @@ public final class MountPaths {
         return real.resolve(folder.getFileName().toString());
     }
 
+    /**
+     * Whether {@code path} lies in {@code folder} (or is it), compared by real paths, so that a link
+     * to the folder, or in the path's parents, cannot hide it; lexically where they cannot be resolved.
+     */
+    public static boolean isInside(Path path, Path folder) {
+        try {
+            return real(path).startsWith(real(folder));
+        } catch (IOException e) {
+            return path.toAbsolutePath().normalize().startsWith(folder.toAbsolutePath().normalize());
+        }
+    }
+
     /** {@code path} resolved as far as it exists ({@link #withRealParent}, then the last name too if it resolves). */
     public static Path real(Path path) throws IOException {
         Path p = withRealParent(path);

@@ -42,16 +42,7 @@ final class ExportCommand implements Callable<Integer> {
 
     /** Cleartext exported into the vault folder would be synced with it (compared by real paths: links do not hide it). */
     private void requireOutsideVault() throws CliException {
-        Path v;
-        Path d;
-        try {
-            v = dev.coffer.fuse.MountPaths.real(vault);
-            d = dev.coffer.fuse.MountPaths.real(destination);
-        } catch (java.io.IOException e) {
-            v = vault.toAbsolutePath().normalize();
-            d = destination.toAbsolutePath().normalize();
-        }
-        if (d.startsWith(v)) {
+        if (dev.coffer.fuse.MountPaths.isInside(destination, vault)) {
             throw CliException.usage("the destination must not be inside the vault folder: " + destination
                     + " (the cleartext would be synced with the vault)");
         }

@@ -100,17 +100,7 @@ final class MountCommand implements Callable<Integer> {
 
     /** A mount point inside the vault folder would put cleartext where the cloud client syncs. */
     private void requireOutsideVault() throws CliException {
-        Path v;
-        Path m;
-        try {
-            // Real paths: a link to the vault folder (or in the mount point's path) must not hide that it is inside.
-            v = dev.coffer.fuse.MountPaths.real(vault);
-            m = dev.coffer.fuse.MountPaths.real(mountPoint);
-        } catch (java.io.IOException e) {
-            v = vault.toAbsolutePath().normalize();
-            m = mountPoint.toAbsolutePath().normalize();
-        }
-        if (m.startsWith(v)) {
+        if (dev.coffer.fuse.MountPaths.isInside(mountPoint, vault)) {
             throw CliException.usage("the mount point must not be inside the vault folder: " + mountPoint
                     + " (the cleartext would be synced with the vault)");
         }

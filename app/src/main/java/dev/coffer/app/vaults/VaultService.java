@@ -193,7 +193,7 @@ public final class VaultService {
         }
         Mounter mounter = mounters.choose(settings.mountMethod()); // before scrypt: say what to install first
         Path mountPoint = mountPoint(settings);
-        if (insideVault(mountPoint, folder)) {
+        if (dev.coffer.fuse.MountPaths.isInside(mountPoint, folder)) { // by real paths: a link must not hide it
             throw new VaultException(Problem.MOUNT_POINT_BUSY, mountPoint + " is inside the vault folder");
         }
         CofferFileSystem fs;
@@ -228,15 +228,6 @@ public final class VaultService {
                 inUse.close();
             }
             throw e;
-        }
-    }
-
-    /** Whether {@code mountPoint} lies in the vault folder, compared by real paths (a link must not hide it). */
-    private static boolean insideVault(Path mountPoint, Path folder) {
-        try {
-            return dev.coffer.fuse.MountPaths.real(mountPoint).startsWith(dev.coffer.fuse.MountPaths.real(folder));
-        } catch (IOException e) {
-            return mountPoint.startsWith(folder);
         }
     }
 
