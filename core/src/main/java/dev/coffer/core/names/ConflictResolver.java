@@ -34,8 +34,8 @@ public final class ConflictResolver {
         this.lister = lister;
         this.readOnly = readOnly;
         PayloadComparison comparison = new PayloadComparison(comparer);
-        this.entryCopies = new EntryCopies(mapper, new ConflictRecognition(mapper.names()), comparison, readOnly);
         this.internalCopies = new InternalCopies(mapper, comparison, readOnly);
+        this.entryCopies = new EntryCopies(mapper, new ConflictRecognition(mapper.names()), comparison, internalCopies, readOnly);
     }
 
     /**

@@ -152,22 +152,12 @@ public final class DirectoryLister {
         }
         EntryType type = null;
         int payloads = 0;
-        List<Path> copies = new ArrayList<>();
         for (String inner : inside) {
             for (EntryType t : EntryType.values()) {
-                if (t == EntryType.FILE && !shortened) {
-                    continue;
-                }
-                String base = t.payloadName().substring(0, t.payloadName().length() - LongNames.C9R.length());
-                if (inner.equals(t.payloadName())) {
+                if ((t != EntryType.FILE || shortened) && inner.equals(t.payloadName())) {
                     type = t;
                     payloads++;
-                } else if (inner.endsWith(LongNames.C9R) && Decorations.isDecoratedCopy(inner, base)) {
-                    copies.add(entryPath.resolve(inner));
                 }
-            }
-            if (shortened && inner.endsWith(LongNames.C9S) && Decorations.isDecoratedCopy(inner, NAME_FILE_BASE)) {
-                copies.add(entryPath.resolve(inner));
             }
         }
         if (payloads != 1) {
@@ -175,10 +165,34 @@ public final class DirectoryLister {
             return null;
         }
         Entry entry = new Entry(dir, name, type, entryPath, shortened);
-        for (Path copy : copies) {
+        for (Path copy : decoratedCopies(entryPath, inside, shortened)) {
             decorated.add(new Listing.DecoratedPayload(entry, copy));
         }
         return entry;
+    }
+
+    /**
+     * The decorated copies of internal files among {@code inside}, the sorted names in the entry
+     * folder {@code entryPath}: payloads ({@code dir (1).c9r}, and {@code contents (1).c9r} in a
+     * shortened entry) and, in a shortened entry, {@code name (1).c9s}.
+     */
+    static List<Path> decoratedCopies(Path entryPath, List<String> inside, boolean shortened) {
+        List<Path> copies = new ArrayList<>();
+        for (String inner : inside) {
+            for (EntryType t : EntryType.values()) {
+                if (t == EntryType.FILE && !shortened) {
+                    continue;
+                }
+                String base = t.payloadName().substring(0, t.payloadName().length() - LongNames.C9R.length());
+                if (inner.endsWith(LongNames.C9R) && Decorations.isDecoratedCopy(inner, base)) {
+                    copies.add(entryPath.resolve(inner));
+                }
+            }
+            if (shortened && inner.endsWith(LongNames.C9S) && Decorations.isDecoratedCopy(inner, NAME_FILE_BASE)) {
+                copies.add(entryPath.resolve(inner));
+            }
+        }
+        return copies;
     }
 
     /** What the item at {@code path} is (a symlink is not followed), or null if it is gone. */

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Resolves conflict copies of whole entries ({@code X (1).c9r}, {@code <s> (1).c9s/}) in one folder,
- * rules 1 to 3 of spec 6, in the UTF-8 byte order of their on-disk names. Foreign names, copies
- * whose name {@code N} is unsafe, and incomplete copies (no payload, or several) are left as they are.
+ * rules 1 to 3 of spec 6, in the UTF-8 byte order of their on-disk names, each after the decorated
+ * payloads in its own folder ({@link InternalCopies}). Foreign names, copies whose name {@code N} is
+ * unsafe, and incomplete copies (several payloads, or none and no decorated payload) are left as they are.
  * Writable: renames and removes on disk through {@link EntryMoves}; read-only: only records in the
  * {@link ConflictState} which name each copy would get.
  */
@@ -26,19 +27,31 @@ final class EntryCopies {
     private final PathMapper mapper;
     private final ConflictRecognition recognition;
     private final PayloadComparison comparison;
+    private final InternalCopies internalCopies;
     private final boolean readOnly;
 
-    EntryCopies(PathMapper mapper, ConflictRecognition recognition, PayloadComparison comparison, boolean readOnly) {
+    EntryCopies(PathMapper mapper, ConflictRecognition recognition, PayloadComparison comparison,
+                InternalCopies internalCopies, boolean readOnly) {
         this.mapper = mapper;
         this.recognition = recognition;
         this.comparison = comparison;
+        this.internalCopies = internalCopies;
         this.readOnly = readOnly;
     }
 
-    /** A recognised, complete copy on disk. */
-    private record Copy(Path path, boolean shortened, EntryType type, ConflictRecognition.Copy recognised) {
+    /**
+     * A recognised copy on disk: complete ({@code type} set), or a folder without a payload that
+     * holds decorated payloads ({@code type} null). {@code decorated}: the decorated copies of
+     * internal files in its folder.
+     */
+    private record Copy(Path path, boolean shortened, EntryType type, ConflictRecognition.Copy recognised,
+                        List<Path> decorated) {
         Path payload() {
             return new Entry(null, recognised.cleartextName(), type, path, shortened).payload();
+        }
+
+        InternalCopies.Owner owner() {
+            return new InternalCopies.Owner(recognised.cleartextName(), path, type, type == null ? null : payload());
         }
     }
 
@@ -77,14 +90,28 @@ final class EntryCopies {
             return null;
         }
         EntryType type = PathMapper.typeOf(path, shortened, attrs);
-        if (type == null) {
+        List<Path> decorated = attrs.isDirectory()
+                ? DirectoryLister.decoratedCopies(path, DirectoryLister.sortedNames(path), shortened) : List.of();
+        if (type == null && decorated.stream().noneMatch(p -> p.getFileName().toString().endsWith(LongNames.C9R))) {
             LOG.warn("Skipped an incomplete conflict copy: {}", path);
             return null;
         }
-        return new Copy(path, shortened, type, recognised);
+        return new Copy(path, shortened, type, recognised, decorated);
     }
 
     private void resolve(Copy copy, ConflictState state) throws IOException {
+        // The copy's own decorated payloads first, as spec 6 resolves them in any entry folder (N is
+        // the copy's name): moving or removing the copy would otherwise leave them in a folder that
+        // no listing shows.
+        for (Path decorated : copy.decorated()) {
+            internalCopies.resolve(copy.owner(), decorated, state);
+        }
+        if (copy.type() == null) {
+            if (!readOnly && EntryMoves.removeEmptied(copy.path(), copy.shortened())) {
+                state.markChanged();
+            }
+            return; // a payload-less copy folder (left by older versions): nothing else to place
+        }
         String name = copy.recognised().cleartextName();
         Entry original = state.entry(name);
         if (original == null && !state.isTaken(name)) {

@@ -47,9 +47,32 @@ public final class EntryMoves {
             return false;
         }
         if (!payload.equals(source)) {
-            removeShell(source, sourceShortened);
+            carryDecoratedCopies(source, sourceShortened, type, target);
+            removeEmptied(source, sourceShortened);
         }
         return true;
+    }
+
+    /**
+     * Moves the decorated copies of internal files ({@code contents (1).c9r}) that the old entry
+     * folder holds into the new one, as a rename of a whole entry folder would, so that the next
+     * listing resolves them (spec 6) instead of leaving them in a folder that no listing shows.
+     * Not possible when the new entry is a short file (it has no folder): they stay, with a warning.
+     */
+    private static void carryDecoratedCopies(Path source, boolean sourceShortened, EntryType type, Slot target)
+            throws IOException {
+        if (!target.shortened() && type == EntryType.FILE) {
+            return;
+        }
+        for (Path copy : DirectoryLister.decoratedCopies(source, DirectoryLister.sortedNames(source), sourceShortened)) {
+            String name = copy.getFileName().toString();
+            if (name.endsWith(LongNames.C9S) || (!target.shortened() && name.startsWith("contents"))) {
+                continue; // the old name file's copy, or a file payload's copy a short folder cannot hold
+            }
+            if (!rename(copy, target.entryPath().resolve(name))) {
+                LOG.warn("Left a conflict copy in the old entry folder because its name is taken in the new one: {}", copy);
+            }
+        }
     }
 
     /**
@@ -97,16 +120,20 @@ public final class EntryMoves {
         Path payload = new Entry(null, "", type, entryPath, shortened).payload();
         Files.delete(payload);
         if (!payload.equals(entryPath)) {
-            removeShell(entryPath, shortened);
+            removeEmptied(entryPath, shortened);
         }
     }
 
-    /** Removes an entry folder whose payload is gone; anything else still in it is left, with a warning. */
-    private static void removeShell(Path folder, boolean shortened) throws IOException {
+    /**
+     * Removes an entry folder whose payload is gone; anything else still in it is left, with a warning.
+     *
+     * @return true if the folder is gone
+     */
+    static boolean removeEmptied(Path folder, boolean shortened) throws IOException {
         List<String> rest = DirectoryLister.sortedNames(folder);
         if (!rest.isEmpty() && !(shortened && rest.equals(List.of(LongNames.NAME_FILE)))) {
             LOG.warn("Left an emptied entry folder because it still holds other files {}: {}", rest, folder);
-            return;
+            return false;
         }
         if (shortened) {
             Files.deleteIfExists(folder.resolve(LongNames.NAME_FILE));
@@ -115,7 +142,9 @@ public final class EntryMoves {
             Files.delete(folder);
         } catch (DirectoryNotEmptyException e) {
             LOG.warn("Left an emptied entry folder because a file appeared in it: {}", folder);
+            return false;
         }
+        return true;
     }
 
     /** One rename of {@code source} to the free name {@code target}, made durable; false if the target is occupied. */

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a decorated {@code dirid.c9r} with the same cleartext as {@code dirid.c9r} is removed, any
  *       other is left.</li>
  * </ul>
- * Nothing that differs from what stays is ever deleted. Read-only: nothing is removed, and a
+ * {@link EntryCopies} also hands it the decorated payloads inside an entry copy's folder, before it
+ * places or removes the copy. Nothing that differs from what stays is ever deleted. Read-only: nothing is removed, and a
  * differing payload is listed as {@code <N> (Conflict k)} straight from its decorated file.
  */
 final class InternalCopies {
@@ -32,13 +33,19 @@ final class InternalCopies {
         this.readOnly = readOnly;
     }
 
+    /**
+     * The entry whose folder holds decorated copies: its NFC name N, its folder, and its payload's
+     * type and file, both null for a copy folder without a payload (nothing is identical to it).
+     */
+    record Owner(String name, Path folder, EntryType type, Path payload) {
+        static Owner of(Entry entry) {
+            return new Owner(entry.name(), entry.entryPath(), entry.type(), entry.payload());
+        }
+    }
+
     void resolve(Listing listing, ConflictState state) {
         for (Listing.DecoratedPayload dp : listing.decoratedPayloads()) {
-            try {
-                resolve(dp.entry(), dp.copy(), state);
-            } catch (IOException e) {
-                LOG.warn("Could not resolve the internal conflict copy {}: {}", dp.copy(), e.toString());
-            }
+            resolve(Owner.of(dp.entry()), dp.copy(), state);
         }
         Path dirIdFile = listing.dir().storage().resolve(DirectoryLister.DIRID_FILE);
         for (Path copy : listing.decoratedDirIds()) {
@@ -52,16 +59,25 @@ final class InternalCopies {
         }
     }
 
-    private void resolve(Entry owner, Path copy, ConflictState state) throws IOException {
+    /** Resolves one decorated copy in {@code owner}'s folder; a failure is logged and leaves it as it is. */
+    void resolve(Owner owner, Path copy, ConflictState state) {
+        try {
+            resolveOrFail(owner, copy, state);
+        } catch (IOException e) {
+            LOG.warn("Could not resolve the internal conflict copy {}: {}", copy, e.toString());
+        }
+    }
+
+    private void resolveOrFail(Owner owner, Path copy, ConflictState state) throws IOException {
         String fileName = copy.getFileName().toString();
         if (fileName.endsWith(LongNames.C9S)) {
-            if (!readOnly && PayloadComparison.sameBytes(owner.entryPath().resolve(LongNames.NAME_FILE), copy)) {
+            if (!readOnly && PayloadComparison.sameBytes(owner.folder().resolve(LongNames.NAME_FILE), copy)) {
                 remove(copy, state);
             }
             return;
         }
         EntryType type = payloadType(fileName);
-        if (type == owner.type() && comparison.identical(type, copy, owner.payload())) {
+        if (owner.type() != null && type == owner.type() && comparison.identical(type, copy, owner.payload())) {
             if (!readOnly) {
                 remove(copy, state);
             }

@@ -54,6 +54,26 @@ class EntryMovesTest {
     }
 
     @Test
+    void decoratedPayloadsMoveWithTheirEntryIntoItsNewFolder() throws IOException {
+        f.file(LONG, "long");
+        Path old = f.slot(LONG).entryPath();
+        Files.write(old.resolve("contents (1).c9r"), f.encrypt("other"));
+        f.folder("short", ID);
+        Files.writeString(f.slot("short").entryPath().resolve("dir (1).c9r"), ID, StandardCharsets.US_ASCII);
+        String other = LONG.replace('l', 'o');
+
+        assertThat(EntryMoves.move(old, true, EntryType.FILE, f.slot(other))).isTrue();
+        assertThat(EntryMoves.move(f.slot("short").entryPath(), false, EntryType.DIRECTORY, f.slot(LONG))).isTrue();
+
+        assertThat(old.resolve("dir.c9r")).hasContent(ID);
+        assertThat(old.resolve("dir (1).c9r")).hasContent(ID);
+        assertThat(f.slot("short").entryPath()).doesNotExist();
+        assertThat(DirectoryLister.sortedNames(f.slot(other).entryPath()))
+                .containsExactly("contents (1).c9r", "contents.c9r", "name.c9s");
+        assertThat(f.decrypt(f.slot(other).entryPath().resolve("contents (1).c9r"))).isEqualTo("other");
+    }
+
+    @Test
     void shortSymlinkMovesToALongNameWithANameFile() throws IOException {
         f.symlink("short", "target");
 
