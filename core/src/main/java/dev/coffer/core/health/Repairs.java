@@ -11,6 +11,7 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.nio.CleartextComparison;
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.vault.RootTemporaryFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -130,6 +131,20 @@ final class Repairs {
     PlannedRepair removeTemporaryFile(Path file) {
         return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + file, "remove the left-over temporary file " + keys.relative(file),
                 r -> Files.deleteIfExists(file));
+    }
+
+    /**
+     * Removes a root temporary file if it still may go ({@link RootTemporaryFiles#removeIfDisposable}:
+     * under the passphrase change's lock, checked again); one that became a masterkey file no kept
+     * file equals is left and the repair reported as failed.
+     */
+    PlannedRepair removeRootTemporaryFile(Path file) {
+        return new PlannedRepair(Step.TEMPORARY_FILES, "temp:" + file, "remove the left-over temporary file " + keys.relative(file),
+                r -> {
+                    if (!RootTemporaryFiles.removeIfDisposable(keys.vaultDir, file)) {
+                        throw new IOException("left alone: it now holds a masterkey file the vault folder does not keep");
+                    }
+                });
     }
 
     /**

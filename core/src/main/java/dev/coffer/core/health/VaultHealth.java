@@ -1,6 +1,7 @@
 package dev.coffer.core.health;
 
 import dev.coffer.core.nio.CofferFileSystems;
+import dev.coffer.core.vault.RootTemporaryFiles;
 import dev.coffer.core.vault.UnlockedVault;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -46,6 +47,9 @@ public final class VaultHealth implements AutoCloseable {
     public HealthReport check() throws IOException {
         Walk walk = new Walk(keys, new Repairs(keys));
         rootFileCopies(walk);
+        for (Path temp : RootTemporaryFiles.list(keys.vaultDir)) {
+            walk.temporaryInRoot(temp);
+        }
         StorageInspector inspector = new StorageInspector(walk, new ContentVerifier(keys.content));
         walk.claim("", "/");
         Folder root = new Folder(keys.mapper.root(), "/");

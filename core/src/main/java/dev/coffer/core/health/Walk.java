@@ -2,6 +2,7 @@ package dev.coffer.core.health;
 
 import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.LongNames;
+import dev.coffer.core.vault.RootTemporaryFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -146,6 +147,30 @@ final class Walk {
                     repairs.removeTemporaryFile(p));
         } else {
             youngTemporary(cleartextPath, p);
+        }
+    }
+
+    /**
+     * A {@code .coffer-tmp-*} item in the vault root ({@link RootTemporaryFiles}): a note, removed by
+     * repair once it is a day old, unless it is a complete masterkey file that no kept masterkey
+     * file equals, which may be the only file a passphrase opens (a warning, never removed).
+     */
+    void temporaryInRoot(Path p) throws IOException {
+        switch (RootTemporaryFiles.classify(keys.vaultDir, p)) {
+            case FOLDER -> temporaryFile(null, p);
+            case UNKEPT_MASTERKEY -> report(FindingKind.TEMPORARY_FILE, Severity.WARNING, null, p, "a complete masterkey"
+                    + " file that differs from every masterkey file in the vault folder: a passphrase change that did not"
+                    + " finish, or whose last step a crash undid. If your passphrase does not open the vault, this file"
+                    + " may be the one it opens (rename it to masterkey.coffer after keeping a copy of that); never"
+                    + " removed automatically", null);
+            case DISPOSABLE -> {
+                if (small.olderThanADay(p)) {
+                    report(FindingKind.TEMPORARY_FILE, null, p, "older than 24 hours and no complete masterkey file that"
+                            + " the vault folder does not also keep; repair removes it", repairs.removeRootTemporaryFile(p));
+                } else {
+                    youngTemporary(null, p);
+                }
+            }
         }
     }
 
