@@ -103,7 +103,8 @@ final class ConflictCopies {
         return end < 0 ? message : message.substring(end + ".coffer: ".length());
     }
 
-    private static List<String> copyNames(Path vaultDir, String masterkeyName) throws IOException {
+    /** The root files named like a conflict copy of {@code vault.coffer} or {@code masterkeyName}, sorted. */
+    static List<String> copyNames(Path vaultDir, String masterkeyName) throws IOException {
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(vaultDir)) {
             for (Path entry : entries) {

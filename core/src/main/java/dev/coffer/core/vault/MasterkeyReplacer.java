@@ -2,9 +2,13 @@ package dev.coffer.core.vault;
 
 import dev.coffer.core.util.AtomicFiles;
 import dev.coffer.core.util.ExclusiveFileLock;
+import dev.coffer.core.util.NoReplaceRename;
 import dev.coffer.core.util.NotDurableException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -53,11 +57,61 @@ final class MasterkeyReplacer {
         AtomicFiles.write(target, newBytes); // NotDurableException: changed, but a crash may bring the old one back
     }
 
+    /**
+     * A recovery (spec 2.4) over a masterkey file too large to be read as one (damaged): the file is
+     * renamed, without replacing anything, to its backup name (hashed while streaming it), and the new
+     * file is created in its place. Refuses if the file became readable meanwhile (another recovery).
+     */
+    @SuppressWarnings("try") // the lock is held, not used
+    static void replaceUnreadable(Path vaultDir, String name, byte[] newBytes) throws IOException {
+        Path target = vaultDir.resolve(name);
+        try (ExclusiveFileLock one = ExclusiveFileLock.on(target)) {
+            if (!Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) || Files.size(target) <= VaultFiles.MAX_ROOT_FILE_SIZE) {
+                throw new IOException(name + " changed while the passphrase was being reset; nothing was written - try again");
+            }
+            Path backup = vaultDir.resolve(backupNameFor(name, digestOf(target)));
+            switch (NoReplaceRename.rename(target, backup)) {
+                case RENAMED -> { }
+                case TARGET_EXISTS -> throw backupTaken(name, backup);
+                case NOT_DONE -> {
+                    if (Files.exists(backup, LinkOption.NOFOLLOW_LINKS)) {
+                        throw backupTaken(name, backup);
+                    }
+                    Files.move(target, backup); // no REPLACE_EXISTING: refused if it appeared meanwhile
+                }
+            }
+            AtomicFiles.writeNew(target, newBytes); // also makes the rename durable (fsync of the folder)
+        }
+    }
+
+    private static FileAlreadyExistsException backupTaken(String name, Path backup) {
+        return new FileAlreadyExistsException(backup.getFileName().toString(), null,
+                "the damaged " + name + " cannot be kept under this name; nothing was written");
+    }
+
+    private static byte[] digestOf(Path file) throws IOException {
+        MessageDigest sha = sha256();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buf = new byte[64 * 1024];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                sha.update(buf, 0, n);
+            }
+        }
+        return sha.digest();
+    }
+
     /** {@code <name>.<lower-case hex of SHA-256(oldBytes)[0..4)>.bkup}. */
     static String backupName(String name, byte[] oldBytes) {
+        return backupNameFor(name, sha256().digest(oldBytes));
+    }
+
+    private static String backupNameFor(String name, byte[] digest) {
+        return name + "." + HexFormat.of().formatHex(digest, 0, 4) + ".bkup";
+    }
+
+    private static MessageDigest sha256() {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(oldBytes);
-            return name + "." + HexFormat.of().formatHex(digest, 0, 4) + ".bkup";
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required on every Java platform", e);
         }

@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * Unlocks a vault in the order spec 2.2 prescribes: vault.coffer's header (alg, kid) without
  * trusting it, the masterkey file it names (all checks before scrypt), scrypt and unwrap (a failure
- * is "wrong passphrase"), the signature with configKey, the claims, then the conflict copies of the
- * root files.
+ * is "wrong passphrase", unless a conflict copy of the masterkey file opens with it:
+ * {@link PassphraseOpensConflictCopyException}), the signature with configKey, the claims, then the
+ * conflict copies of the root files.
  *
  * <p>Not responsible for converting passphrases or writing anything ({@link VaultAccess}).
  */
@@ -59,7 +60,16 @@ final class VaultOpener {
     }
 
     private Opened unwrapAndVerify(Path vaultDir, RootFiles files, byte[] passphraseUtf8) throws IOException {
-        MasterKey key = files.masterkey().unwrap(passphraseUtf8, kdf);
+        MasterKey key;
+        try {
+            key = files.masterkey().unwrap(passphraseUtf8, kdf);
+        } catch (InvalidPassphraseException wrong) {
+            String copy = new MasterkeyCopyProbe(kdf).copyThatOpens(vaultDir, files, passphraseUtf8);
+            if (copy != null) {
+                throw new PassphraseOpensConflictCopyException(files.masterkeyName(), copy);
+            }
+            throw wrong;
+        }
         try {
             VaultConfig config = files.vaultJwt().verifiedConfig(key);
             List<String> warnings = new ConflictCopies(kdf).check(vaultDir, files, key, config, passphraseUtf8);

@@ -133,7 +133,20 @@ final class VaultOperations {
             }
             jwt.verifiedConfig(key);
             String name = jwt.masterkeyFileName();
-            byte[] old = Files.exists(vaultDir.resolve(name)) ? VaultFiles.read(vaultDir, name) : null;
+            Path file = vaultDir.resolve(name);
+            byte[] old;
+            try {
+                old = Files.exists(file) ? VaultFiles.read(vaultDir, name) : null;
+            } catch (VaultFormatException unreadable) {
+                if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new VaultFormatException(name + " is not a regular file: move it out of the vault folder, then"
+                            + " use the recovery key again");
+                }
+                // Too large to be a masterkey file (damaged): kept under its backup name, a new one written.
+                byte[] newFile = MasterkeyFile.wrap(key, newPassphrase, ScryptParams.defaults(), random, kdf).toBytes();
+                MasterkeyReplacer.replaceUnreadable(vaultDir, name, newFile);
+                return;
+            }
             ScryptParams params = paramsOf(old, name).raisedToDefaults();
             byte[] newFile = MasterkeyFile.wrap(key, newPassphrase, params, random, kdf).toBytes();
             MasterkeyReplacer.replace(vaultDir, name, old, newFile);

@@ -1,0 +1,96 @@
+package dev.coffer.core.vault;
+
+import static dev.coffer.core.vault.VaultRoundTripTest.FAST;
+import static dev.coffer.core.vault.VaultRoundTripTest.pw;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A passphrase changed on another device, with the sync keeping both masterkey files: the new
+ * passphrase opens only the conflict copy. Unlock says so (naming the copy), instead of "wrong
+ * passphrase", and changes nothing.
+ */
+class MasterkeyConflictUnlockTest {
+    @TempDir
+    Path temp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"masterkey (1).coffer", "masterkey (conflicted copy 2026-01-02).coffer",
+            "masterkey.sync-conflict-20260102-101112-ABCDEFG.coffer"})
+    void aPassphraseThatOpensOnlyAConflictCopyIsNamedAsSuchAndNothingIsChanged(String copyName) throws IOException {
+        Path vault = temp.resolve("v");
+        VaultAccess.create(vault, pw("old one"), FAST).close();
+        byte[] old = Files.readAllBytes(vault.resolve("masterkey.coffer"));
+        // The other device's change, then the sync: its file became the conflict copy, ours stayed.
+        VaultAccess.changePassphrase(vault, pw("old one"), pw("new one"));
+        Files.move(vault.resolve("masterkey.coffer"), vault.resolve(copyName));
+        Files.write(vault.resolve("masterkey.coffer"), old);
+        Map<String, String> before = TreeSnapshot.of(vault);
+
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("new one")))
+                .isInstanceOf(PassphraseOpensConflictCopyException.class)
+                .isNotInstanceOf(InvalidPassphraseException.class)
+                .hasMessageContaining(copyName)
+                .hasMessageContaining("masterkey.coffer")
+                .hasMessageNotContaining("new one")
+                .satisfies(e -> assertThat(((PassphraseOpensConflictCopyException) e).copyName()).isEqualTo(copyName));
+        assertThat(TreeSnapshot.of(vault)).isEqualTo(before);
+
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("neither")))
+                .isExactlyInstanceOf(InvalidPassphraseException.class);
+        try (UnlockedVault v = VaultAccess.unlock(vault, pw("old one"))) {
+            assertThat(v.warnings()).singleElement().asString().contains(copyName);
+        }
+    }
+
+    @Test
+    void aCopyOfAnotherVaultsMasterkeyThatOpensIsStillAWrongPassphraseHere() throws IOException {
+        Path vault = temp.resolve("v");
+        Path other = temp.resolve("other");
+        VaultAccess.create(vault, pw("mine"), FAST).close();
+        VaultAccess.create(other, pw("theirs"), FAST).close();
+        Files.copy(other.resolve("masterkey.coffer"), vault.resolve("masterkey (1).coffer"));
+
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("theirs")))
+                .isExactlyInstanceOf(InvalidPassphraseException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "truncated", "empty", "oversized"})
+    void theRecoveryKeyWritesAFreshMasterkeyFileOverADamagedOne(String damage) throws IOException {
+        Path vault = temp.resolve("v");
+        VaultAccess.create(vault, pw("forgotten"), FAST).close();
+        List<String> words = VaultAccess.recoveryKey(vault, pw("forgotten"));
+        Path masterkey = vault.resolve("masterkey.coffer");
+        byte[] good = Files.readAllBytes(masterkey);
+        switch (damage) {
+            case "garbage" -> Files.writeString(masterkey, "{\"version\": 1, \"scryptSalt\": ");
+            case "truncated" -> Files.write(masterkey, java.util.Arrays.copyOf(good, good.length / 2));
+            case "empty" -> Files.write(masterkey, new byte[0]);
+            default -> Files.write(masterkey, new byte[200_000]);
+        }
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("forgotten"))).isInstanceOf(VaultFormatException.class);
+
+        VaultAccess.resetPassphrase(vault, String.join(" ", words), pw("fresh"));
+
+        try (UnlockedVault v = VaultAccess.unlock(vault, pw("fresh"))) {
+            assertThat(v.warnings()).isEmpty();
+        }
+        assertThat(VaultAccess.recoveryKey(vault, pw("fresh"))).isEqualTo(words);
+        try (var files = Files.list(vault)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).toList();
+            assertThat(names).noneMatch(n -> n.startsWith(".coffer-tmp-"));
+            assertThat(names).anyMatch(n -> n.startsWith("masterkey.coffer.") && n.endsWith(".bkup")); // the damaged file kept
+        }
+    }
+}
