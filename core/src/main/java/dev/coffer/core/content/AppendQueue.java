@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The streaming appends of one open file that were acknowledged before they were encrypted: each
@@ -256,14 +255,13 @@ final class AppendQueue {
         }
     }
 
-    /** Polls, as the exit's wait for writes running behind does, up to a deadline for all of them together. */
     private static void awaitRunningAtExit() {
-        long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
-        for (AppendQueue queue : RUNNING) {
-            while (queue.isRunning() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(100_000);
-            }
-        }
+        awaitRunning(RUNNING, System.nanoTime() + EXIT_WAIT_NANOS);
+    }
+
+    /** The exit's wait ({@link ExitWaits}) over {@code running}. */
+    static void awaitRunning(Set<AppendQueue> running, long deadline) {
+        ExitWaits.await(running, AppendQueue::isRunning, deadline);
     }
 
     /** Whether a runner is appending (the file's append state is its own). */

@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One ciphertext write of an open file: a batch of stored units at one position, then optionally
@@ -97,12 +96,7 @@ final class PendingWrite implements Runnable {
 
     /** Polls rather than parks: {@link #done}'s one waiter is the caller of {@link #await}. */
     private static void awaitRunningAtExit() {
-        long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
-        for (PendingWrite write : RUNNING) {
-            while (!write.done.isDone() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(100_000);
-            }
-        }
+        ExitWaits.await(RUNNING, write -> !write.done.isDone(), System.nanoTime() + EXIT_WAIT_NANOS);
     }
 
     @Override

@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Cleartext: a job holds one batch of it in a heap buffer until the stream has copied it out; the
  * buffers are reused and zeroed by {@link #drop} (every change and close of the file, and a read
- * that reaches its end). Memory: at most {@link #DEPTH} jobs and one spare buffer pair.
+ * that reaches its end). A job the stream jumped away from (or dropped for parallel reads) has its
+ * cleartext zeroed as soon as it ends, and its buffers are not reused. Memory: at most {@link #DEPTH} jobs and one spare buffer pair.
  *
  * <p>Thread-safe. A reader copies a batch under this object's lock, waiting there for a job in
  * flight: only one stream uses the jobs (parallel readers drop them), so nobody else waits. {@link
@@ -255,23 +256,25 @@ final class ReadAhead {
         threads.submit(j);
     }
 
-    /** Drops a job: at once if it had not started, else once it ends ({@link #drop} waits for it). */
+    /**
+     * Drops a job: at once if it had not started, else its cleartext is zeroed as soon as it ends (by
+     * whichever of this thread and the job's sees the other's mark) and its buffers are never used
+     * again: the job's thread may still be zeroing them when it is pruned ({@link #drop} waits for it).
+     */
     private void abandon(Job j) {
         if (j.claim()) {
             giveBack(j);
         } else {
+            j.abandon();
             abandoned.add(j);
+        }
+        if (spareBuffers != null) {
+            Bytes.wipe(spareBuffers[1]); // idle, it still holds the batch last copied out of the stream dropped here
         }
     }
 
     private void pruneAbandoned() {
-        for (Iterator<Job> it = abandoned.iterator(); it.hasNext(); ) {
-            Job j = it.next();
-            if (j.done.isDone()) {
-                it.remove();
-                giveBack(j);
-            }
-        }
+        abandoned.removeIf(j -> j.done.isDone());
     }
 
     /** Keeps a finished job's buffers for the next job, or zeroes them if one pair is kept already or no jobs will come. */
@@ -342,6 +345,8 @@ final class ReadAhead {
         private final int ciphertextLength;
         /** Set before {@link #done} is signalled: whether the batch was read and decrypted. */
         boolean decrypted;
+        /** Set once nobody will copy this batch out: its cleartext is zeroed when the job ends. */
+        private volatile boolean abandoned;
         /** Taken by whoever comes first: the reader thread that runs it, or a reader that no longer wants it. */
         private final AtomicBoolean claimed = new AtomicBoolean();
         final Completion done = new Completion(SPIN_NANOS);
@@ -356,6 +361,18 @@ final class ReadAhead {
             this.size = size;
             this.ciphertextPosition = ciphertextPosition;
             this.ciphertextLength = ciphertextLength;
+        }
+
+        /**
+         * Marks a started job as dropped and zeroes its cleartext if it has ended; if it is still
+         * running, it zeroes it itself when it ends ({@link #run} signals, then reads this mark:
+         * of the two volatile write-then-read pairs, at least one sees the other's write).
+         */
+        void abandon() {
+            abandoned = true;
+            if (done.isDone()) {
+                Bytes.wipe(cleartext);
+            }
         }
 
         /** True if this call claimed the job first: it has not started and never will. */
@@ -385,6 +402,9 @@ final class ReadAhead {
                 decrypted = false;
             } finally {
                 done.signal();
+                if (abandoned) {
+                    Bytes.wipe(cleartext); // dropped while it ran: nobody copies it out
+                }
             }
         }
 

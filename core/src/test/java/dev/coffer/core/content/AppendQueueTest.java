@@ -43,6 +43,45 @@ class AppendQueueTest {
         assertThat(buffers).allMatch(AppendQueueTest::allZero);
     }
 
+    /**
+     * The JVM exit's wait: a queue that starts running while it waits on another is waited for too,
+     * even where the set's iterator does not show it (here a snapshot; the real set's iterator shows
+     * additions only in the part it has not passed yet).
+     */
+    @Test
+    void theExitWaitAlsoWaitsForAQueueThatStartsWhileItWaits() throws Exception {
+        CountDownLatch holdFirst = new CountDownLatch(1);
+        CountDownLatch holdLater = new CountDownLatch(1);
+        AppendQueue first = new AppendQueue(a -> holdFirst.await(), 4);
+        AppendQueue later = new AppendQueue(a -> {
+            holdLater.await();
+            record(a);
+        }, 4);
+        java.util.Set<AppendQueue> running = new java.util.concurrent.CopyOnWriteArraySet<>();
+        byte[] data = {7, 7, 7, 7};
+        try {
+            assertThat(first.offer(0, 4, 0, data, 0, 4)).isTrue();
+            running.add(first);
+            Thread exit = new Thread(() -> AppendQueue.awaitRunning(running,
+                    System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30)));
+            exit.start();
+            Thread.sleep(100);
+            assertThat(later.offer(0, 4, 0, data, 0, 4)).isTrue();
+            running.add(later);
+            holdFirst.countDown();
+            assertThat(first.awaitIdle()).isNull();
+            exit.join(300);
+            assertThat(exit.isAlive()).as("still waiting for the queue that started meanwhile").isTrue();
+            holdLater.countDown();
+            exit.join(10_000);
+            assertThat(exit.isAlive()).isFalse();
+            assertThat(seen).containsExactly(7); // the later queue's append was written before the wait ended
+        } finally {
+            holdFirst.countDown();
+            holdLater.countDown();
+        }
+    }
+
     @Test
     void aFailureStopsTheRunnerDropsTheRestAndRefusesOffersUntilItIsTaken() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);

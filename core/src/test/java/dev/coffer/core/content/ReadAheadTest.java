@@ -351,6 +351,81 @@ class ReadAheadTest {
         }
     }
 
+    /**
+     * A stream the reader jumps away from: its jobs' cleartext is zeroed as soon as each job has
+     * ended (one that ended before, and one still running then), not only at the next write or close.
+     */
+    @Test
+    void jobsAStreamJumpedAwayFromAreZeroedOnceTheyEndWithoutWaitingForAWriteOrClose() throws Exception {
+        ContentKeys keys = keys(false);
+        ObservedChannel[] ch = new ObservedChannel[1];
+        try (OpenFile f = written(keys, content(SIZE), ch)) {
+            List<byte[]> cleartexts = Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean hold = new java.util.concurrent.atomic.AtomicBoolean();
+            SectorLayout layout = keys.layout();
+            ReadAhead ahead = new ReadAhead(ch[0], layout, 32, (stored, first, last, size, cleartext) -> {
+                cleartexts.add(cleartext);
+                Arrays.fill(cleartext, 0, (int) (last - first + 1) * SectorLayout.SECTOR, (byte) 0x5a);
+                if (hold.get()) {
+                    try {
+                        release.await(); // still running when the reader jumps away
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return true;
+            });
+            byte[] out = new byte[CALL];
+            ahead.readDone(0, CALL);
+            ahead.handOut(32, 63, 63, CALL, 2L * CALL, SIZE);
+            ahead.readDone(CALL, 2L * CALL);
+            awaitRead(ch[0], layout, 64);
+            assertThat(ahead.copyTo(64, 95, 2L * CALL, 3L * CALL, out, 0)).isTrue(); // served: its pair is the spare now
+            ahead.readDone(2L * CALL, 3L * CALL);
+            ahead.handOut(96, 127, 127, 3L * CALL, 4L * CALL, SIZE);
+            awaitZeroOr(() -> cleartexts.size() >= 1 + ReadAhead.DEPTH);
+            Thread.sleep(100); // the jobs signal their end after decrypting
+            ahead.readDone(3L * CALL, 4L * CALL);
+
+            ahead.handOut(8 * 32, 9 * 32 - 1, 9 * 32 - 1, 8L * CALL, 9L * CALL, SIZE); // a jump: the stream's jobs go
+            assertThat(ahead.pending()).isZero();
+            assertThat(cleartexts).as("ended jobs and the idle spare, at the jump").allSatisfy(c -> assertThat(c).containsOnly((byte) 0));
+            ahead.readDone(8L * CALL, 9L * CALL);
+
+            hold.set(true);
+            int before = cleartexts.size();
+            ahead.handOut(9 * 32, 10 * 32 - 1, 10 * 32 - 1, 9L * CALL, 10L * CALL, SIZE); // a stream starts again
+            assertThat(ahead.pending()).isEqualTo(ReadAhead.DEPTH);
+            awaitZeroOr(() -> cleartexts.size() >= before + 1);
+            ahead.readDone(9L * CALL, 10L * CALL);
+            ahead.handOut(2 * 32, 3 * 32 - 1, 3 * 32 - 1, 2L * CALL, 3L * CALL, SIZE); // jumps away while a job runs
+            release.countDown();
+            byte[] running = cleartexts.get(before);
+            awaitZeroOr(() -> isZero(running));
+            assertThat(running).as("the job that was running at the jump, once it ended").containsOnly((byte) 0);
+            assertThat(f.size()).isEqualTo(SIZE);
+            ahead.drop();
+        }
+    }
+
+    private static boolean isZero(byte[] b) {
+        for (byte x : b) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Polls {@code condition} for up to 5 s. */
+    private static void awaitZeroOr(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean() && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+    }
+
     /** Waits until a reader thread has read the batch at {@code unit} (a job not started when its reader comes is the reader's own). */
     private static void awaitRead(ObservedChannel ch, SectorLayout layout, long unit) throws InterruptedException {
         ch.awaitEvent("ahead " + layout.storedUnitOffset(unit) + " ");
