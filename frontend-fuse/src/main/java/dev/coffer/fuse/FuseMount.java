@@ -72,7 +72,34 @@ public final class FuseMount implements AutoCloseable {
         NativeFuse natives = NativeFuse.load();
         KernelNames.requireUtf8(java.nio.charset.Charset.defaultCharset());
         SystemMessages.inEnglish(); // the errno table reads the system's messages
-        MountPoint mp = MountPoint.prepare(mountPoint, new Fusermount(natives.fusermount));
+        long uid = Integer.toUnsignedLong(natives.libc.getuid());
+        // Until the mount is in the mount table, where the next mount's checks see it: two mounts
+        // started at once on one empty folder would otherwise both pass the checks and stack.
+        MountPointLock named = MountPointLock.acquire(mountPoint, uid);
+        try {
+            MountPoint mp = MountPoint.prepare(mountPoint, new Fusermount(natives.fusermount));
+            if (MountPaths.withRealParent(mp.folder()).equals(MountPaths.withRealParent(mountPoint))) {
+                return mount(root, mp, options, adapters, natives);
+            }
+            // The name was a link to the folder: another mount may have named the folder itself.
+            // Locked by that name too, and looked up again in the mount table under the lock.
+            MountPointLock target = MountPointLock.acquire(mp.folder(), uid);
+            try {
+                if (MountTable.isMounted(mp.folder())) {
+                    throw new MountPointException("something is already mounted at " + mp.folder()
+                            + "; unmount it first or choose another folder");
+                }
+                return mount(root, mp, options, adapters, natives);
+            } finally {
+                target.close();
+            }
+        } finally {
+            named.close();
+        }
+    }
+
+    private static FuseMount mount(Path root, MountPoint mp, MountOptions options, AdapterFactory adapters, NativeFuse natives)
+            throws IOException {
         try {
             FuseAdapter adapter = adapters.create(root, Integer.toUnsignedLong(natives.libc.getuid()),
                     Integer.toUnsignedLong(natives.libc.getgid()));

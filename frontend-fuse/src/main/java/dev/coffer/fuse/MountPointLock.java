@@ -1,0 +1,161 @@
+package dev.coffer.fuse;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps a second mount off a folder while a first one is being checked and mounted there, in this
+ * process and in others. libfuse mounts on any empty folder, a live FUSE mount of an empty tree (a
+ * new vault) included: two mounts started at once on one folder both passed {@link MountPoint}'s
+ * checks, and the second stacked on the first, hiding it. Held from the checks until the mount is
+ * in the kernel's mount table, where the next mount's checks see it.
+ *
+ * <p>Keyed by the mount point's path with its parents resolved. Across processes: a POSIX lock on a file named after the
+ * path's SHA-256 in a folder of the user's own (0700): {@code $XDG_RUNTIME_DIR/coffer}, else
+ * {@code coffer-UID} in the temp folder; the files stay (removing a lock file while another process
+ * waits to open it would let two hold "the" lock). Within this process: a set of the paths held,
+ * checked first, because the JDK refuses a second lock of one file in a process, and closing any
+ * other descriptor of the file would drop the process's POSIX lock: only the holder opens the file.
+ */
+final class MountPointLock implements AutoCloseable {
+    private static final Set<Path> HELD_HERE = ConcurrentHashMap.newKeySet();
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
+    private final Path key;
+    private final FileChannel file;
+    private boolean released; // guarded by this
+
+    private MountPointLock(Path key, FileChannel file) {
+        this.key = key;
+        this.file = file;
+    }
+
+    /**
+     * Locks {@code requested} for mounting, by its path with its parents resolved ({@link
+     * MountPaths#withRealParent}: the name itself is not followed, since a stat of a mount whose
+     * server is stopped never returns), with the lock files in {@link #folderFor(long) the user's
+     * folder}; {@link MountPointException} if another mount holds it. A name that is a link to the
+     * folder is locked again by the folder's real path once known ({@link #acquire(Path, Path, long)}).
+     */
+    static MountPointLock acquire(Path requested, long uid) throws IOException {
+        return acquire(requested, folderFor(uid), uid);
+    }
+
+    /** As above, with the lock files in {@code lockFolder} (made if missing) of user {@code uid}. */
+    static MountPointLock acquire(Path requested, Path lockFolder, long uid) throws IOException {
+        Path key = MountPaths.withRealParent(requested);
+        if (!HELD_HERE.add(key)) {
+            throw busy(key);
+        }
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(fileFor(key, ownFolder(lockFolder, uid)), Set.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), fileAttributes(OWNER_ONLY_FILE));
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw busy(key);
+            }
+            return new MountPointLock(key, channel);
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.close();
+            }
+            HELD_HERE.remove(key);
+            throw e;
+        }
+    }
+
+    /** Releases the lock; safe to call more than once. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (released) {
+            return;
+        }
+        released = true;
+        try {
+            file.close(); // ends the POSIX lock
+        } finally {
+            HELD_HERE.remove(key);
+        }
+    }
+
+    /** The folder of user {@code uid}'s lock files: {@code $XDG_RUNTIME_DIR/coffer}, else {@code coffer-UID} in the temp folder. */
+    static Path folderFor(long uid) {
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute() && Files.isDirectory(Path.of(runtime))) {
+            return Path.of(runtime, "coffer");
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid);
+    }
+
+    /** The lock file of mount point {@code key} (a real path) in {@code folder}. */
+    static Path fileFor(Path key, Path folder) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            return folder.resolve("mount-" + HexFormat.of().formatHex(hash) + ".lock");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /**
+     * {@code folder}, made if missing, and refused unless it is a folder (not a link) of user
+     * {@code uid} that nobody else may enter: in a shared temp folder another user could have made
+     * it first, to hold the locks or to point a lock file elsewhere.
+     */
+    private static Path ownFolder(Path folder, long uid) throws IOException {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectory(folder, fileAttributes(OWNER_ONLY_FOLDER));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // made meanwhile: checked below like any existing one
+            }
+        }
+        if (!posix()) {
+            return folder;
+        }
+        boolean ours = Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
+                && ((Number) Files.getAttribute(folder, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() == uid;
+        if (!ours) {
+            throw new IOException("cannot use " + folder + " for the mount point locks: it is not a folder of this user");
+        }
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(folder, LinkOption.NOFOLLOW_LINKS);
+        if (!perms.equals(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+                PosixFilePermission.OWNER_EXECUTE))) {
+            Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+        }
+        return folder;
+    }
+
+    private static boolean posix() {
+        return FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
+    }
+
+    private static FileAttribute<?>[] fileAttributes(FileAttribute<?> posixOnly) {
+        return posix() ? new FileAttribute<?>[] {posixOnly} : new FileAttribute<?>[0];
+    }
+
+    private static MountPointException busy(Path folder) {
+        return new MountPointException("another mount is being started at " + folder
+                + " (by this or another Coffer); if it is already mounted, unmount it first or choose another folder");
+    }
+}
