@@ -28,6 +28,8 @@ public final class FuseMount implements AutoCloseable {
     private static final long END_TIMEOUT_SECONDS = 30;
     private static final long FORCE_GRACE_MILLIS = 1_000;
     private static final long DETACH_POLL_MILLIS = 1_000;
+    /** At exit, how long a busy mount waits for its owner's hook to ask for the unmount before it is detached. */
+    private static final long OWNER_WAIT_MILLIS = 3_000;
 
     private final NativeFuse natives;
     private final FuseAdapter adapter;
@@ -37,10 +39,16 @@ public final class FuseMount implements AutoCloseable {
     private final Pointer mountPointString;
     private final SessionLoop loop;
     private final boolean readOnly;
+    private final ExitGuard exitGuard;
+    /** Held while unmounting: the owner's hook and the {@link ExitGuard}'s may run at the same moment. */
+    private final Object unmounting = new Object();
+    /** Set once the owner asked for an unmount: the exit guard then leaves it to the owner. */
+    private volatile boolean ownerUnmounts;
 
     private FuseMount(NativeFuse natives, FuseAdapter adapter, MountPoint mountPoint, Pointer fuse, Pointer mountPointString,
-            MountOptions options) {
+            MountOptions options, ExitGuard exitGuard) {
         this.natives = natives;
+        this.exitGuard = exitGuard;
         this.adapter = adapter;
         this.mountPoint = mountPoint;
         this.fusermount = new Fusermount(natives.fusermount);
@@ -73,13 +81,27 @@ public final class FuseMount implements AutoCloseable {
         KernelNames.requireUtf8(java.nio.charset.Charset.defaultCharset());
         SystemMessages.inEnglish(); // the errno table reads the system's messages
         long uid = Integer.toUnsignedLong(natives.libc.getuid());
+        ExitGuard guard = ExitGuard.install(); // before any folder or mount is made
+        FuseMount m;
+        try {
+            m = lockedMount(root, mountPoint, options, adapters, natives, uid, guard);
+        } catch (IOException | RuntimeException | Error e) {
+            guard.done();
+            throw e;
+        }
+        guard.mounted(m);
+        return m;
+    }
+
+    private static FuseMount lockedMount(Path root, Path mountPoint, MountOptions options, AdapterFactory adapters,
+            NativeFuse natives, long uid, ExitGuard guard) throws IOException {
         // Until the mount is in the mount table, where the next mount's checks see it: two mounts
         // started at once on one empty folder would otherwise both pass the checks and stack.
         MountPointLock named = MountPointLock.acquire(mountPoint, uid);
         try {
             MountPoint mp = MountPoint.prepare(mountPoint, new Fusermount(natives.fusermount));
             if (MountPaths.withRealParent(mp.folder()).equals(MountPaths.withRealParent(mountPoint))) {
-                return mount(root, mp, options, adapters, natives);
+                return mount(root, mp, options, adapters, natives, guard);
             }
             // The name was a link to the folder: another mount may have named the folder itself.
             // Locked by that name too, and looked up again in the mount table under the lock.
@@ -89,7 +111,7 @@ public final class FuseMount implements AutoCloseable {
                     throw new MountPointException("something is already mounted at " + mp.folder()
                             + "; unmount it first or choose another folder");
                 }
-                return mount(root, mp, options, adapters, natives);
+                return mount(root, mp, options, adapters, natives, guard);
             } finally {
                 target.close();
             }
@@ -98,8 +120,8 @@ public final class FuseMount implements AutoCloseable {
         }
     }
 
-    private static FuseMount mount(Path root, MountPoint mp, MountOptions options, AdapterFactory adapters, NativeFuse natives)
-            throws IOException {
+    private static FuseMount mount(Path root, MountPoint mp, MountOptions options, AdapterFactory adapters, NativeFuse natives,
+            ExitGuard guard) throws IOException {
         try {
             FuseAdapter adapter = adapters.create(root, Integer.toUnsignedLong(natives.libc.getuid()),
                     Integer.toUnsignedLong(natives.libc.getgid()));
@@ -115,7 +137,7 @@ public final class FuseMount implements AutoCloseable {
             }
             FuseMount m;
             try {
-                m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options);
+                m = new FuseMount(natives, adapter, mp, fuse, mountPointString.getValue(), options, guard);
                 m.loop.start();
             } catch (RuntimeException | LinkageError e) {
                 natives.fuse.fuse_teardown(fuse, mountPointString.getValue()); // never a mount without a server
@@ -153,6 +175,13 @@ public final class FuseMount implements AutoCloseable {
      * this waits a moment for that and returns either way ({@link #awaitEnd} waits longer).
      */
     public void unmount(boolean force) throws IOException {
+        ownerUnmounts = true;
+        synchronized (unmounting) {
+            unmountNow(force);
+        }
+    }
+
+    private void unmountNow(boolean force) throws IOException {
         if (!isMounted()) {
             return;
         }
@@ -191,6 +220,39 @@ public final class FuseMount implements AutoCloseable {
             throw new IOException("interrupted while waiting for the unmount", e);
         } catch (ExecutionException e) {
             throw new IOException("tearing down the mount failed", e.getCause());
+        }
+    }
+
+    /**
+     * At the JVM's exit ({@link ExitGuard}): unmounts, unless the owner asks to. A mount that is not
+     * busy is unmounted cleanly at once, as any owner would; a busy one is left to the owner's hook,
+     * which runs at the same moment and may wait for the programs or detach it (--force), and is
+     * detached if no owner has asked within {@link #OWNER_WAIT_MILLIS}: the JVM is ending, and its
+     * files would fail all the same, but the mount would stay behind, stale.
+     */
+    void unmountAtExit() {
+        long deadline = System.nanoTime() + OWNER_WAIT_MILLIS * 1_000_000;
+        while (isMounted() && !ownerUnmounts) {
+            synchronized (unmounting) {
+                if (ownerUnmounts) {
+                    return;
+                }
+                try {
+                    unmountNow(System.nanoTime() > deadline);
+                    return;
+                } catch (MountBusyException e) {
+                    // the owner may still ask; detached once the deadline has passed
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("unmounting {} at exit failed: {}", mountPoint.folder(), e.getMessage());
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -286,6 +348,7 @@ public final class FuseMount implements AutoCloseable {
                 clearUnlinked(adapter);
             }
             mountPoint.removeCreated();
+            exitGuard.done();
             if (loop.error() != 0) {
                 LOG.warn("the FUSE session ended with error {}", -loop.error());
             }

@@ -216,6 +216,33 @@ class MountLifecycleTest {
         }
     }
 
+    /**
+     * SIGTERM to a process that mounted and has not yet taken the mount over (no shutdown hook of its
+     * own, as coffer mount before it installs its hook): the mount is undone and the folder it created
+     * removed, instead of a stale mount and the folder left behind.
+     */
+    @Test
+    void aSignalBeforeTheOwnerTookTheMountOverUnmountsAndRemovesTheCreatedFolder() throws Exception {
+        Path mnt = tmp.resolve("a/mnt");
+        Process child = childMountAt(mnt, "mounted");
+        child.destroy(); // SIGTERM
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(MountTable.isMounted(mnt)).as("left mounted").isFalse();
+        assertThat(Files.exists(tmp.resolve("a"))).as("the folders the mount created").isFalse();
+    }
+
+    /** As above, the signal coming while the mount starts: the kernel's mount made, the mount call not yet returned. */
+    @Test
+    void aSignalWhileTheMountIsStartingUnmountsOnceItHasStarted() throws Exception {
+        Path mnt = tmp.resolve("a/mnt");
+        Process child = childMountAt(mnt, "kernel-mounted", "slow-init");
+        assertThat(MountTable.isMounted(mnt)).as("the kernel's mount is made").isTrue();
+        child.destroy(); // SIGTERM
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(MountTable.isMounted(mnt)).as("left mounted").isFalse();
+        assertThat(Files.exists(tmp.resolve("a"))).as("the folders the mount created").isFalse();
+    }
+
     /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
     private void killedMountAt(Path mnt) throws Exception {
         Process child = childMountAt(mnt);
@@ -225,6 +252,11 @@ class MountLifecycleTest {
 
     /** Mounts {@code backing} at {@code mnt} in a child JVM; returns once it is mounted. */
     private Process childMountAt(Path mnt) throws Exception {
+        return childMountAt(mnt, "mounted");
+    }
+
+    /** As above, with {@code options} for {@link MountProcess}; returns once the child printed {@code firstLine}. */
+    private Process childMountAt(Path mnt, String firstLine, String... options) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         if (Runtime.version().feature() >= 24) {
@@ -234,9 +266,10 @@ class MountLifecycleTest {
         }
         command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), MountProcess.class.getName(),
                 backing.toString(), mnt.toString()));
+        command.addAll(List.of(options));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        assertThat(out.readLine()).isEqualTo("mounted");
+        assertThat(out.readLine()).isEqualTo(firstLine);
         return child;
     }
 

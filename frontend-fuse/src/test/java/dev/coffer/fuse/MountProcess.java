@@ -2,19 +2,44 @@ package dev.coffer.fuse;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import jnr.ffi.Pointer;
 
 /**
  * Test helper run as a separate JVM: mounts {@code args[0]} at {@code args[1]}, prints "mounted",
- * and serves until killed. Killing it with SIGKILL leaves the stale mount that the next mount of
- * the same folder must clear.
+ * and serves until killed. It installs no shutdown hook of its own, as a program between mounting
+ * and taking the mount over. Killing it with SIGKILL leaves the stale mount that the next mount of
+ * the same folder must clear. With {@code slow-init} as {@code args[2]}, the kernel's INIT is
+ * answered 3 s late, after printing "kernel-mounted": a signal then comes while the mount is
+ * starting, the kernel's mount made and {@link FuseMount#mount} not yet returned.
  */
 public final class MountProcess {
     private MountProcess() {}
 
     public static void main(String[] args) throws Exception {
-        FuseMount m = FuseMount.mount(Path.of(args[0]), Path.of(args[1]), MountOptions.defaults(false));
+        boolean slowInit = args.length > 2 && args[2].equals("slow-init");
+        FuseMount m = FuseMount.mount(Path.of(args[0]), Path.of(args[1]), MountOptions.defaults(false),
+                slowInit ? SlowInitAdapter::new : FuseAdapter::new);
         System.out.println("mounted");
         System.out.flush();
         m.awaitEnd(1, TimeUnit.DAYS);
+    }
+
+    /** Answers INIT 3 s late. */
+    private static final class SlowInitAdapter extends FuseAdapter {
+        SlowInitAdapter(Path root, long uid, long gid) {
+            super(root, uid, gid);
+        }
+
+        @Override
+        public Pointer init(Pointer conn) {
+            System.out.println("kernel-mounted");
+            System.out.flush();
+            try {
+                Thread.sleep(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return super.init(conn);
+        }
     }
 }
