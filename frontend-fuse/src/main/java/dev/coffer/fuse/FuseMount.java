@@ -193,6 +193,9 @@ public final class FuseMount implements AutoCloseable {
             // by path would put cleartext on the disk there. A folder Coffer created goes now, so it fails.
             mountPoint.removeCreated();
             awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            // A program that made it again meanwhile (mkdir -p, a save's temp folder) wrote cleartext
+            // there; the owner may end right after this (coffer mount --force), before the session does.
+            mountPoint.removeCreated();
             return;
         }
         if (MountTable.isMounted(mountPoint.folder())) {
@@ -319,7 +322,9 @@ public final class FuseMount implements AutoCloseable {
                     if (awaitEnd(DETACH_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                         return;
                     }
-                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted()) {
+                    // The owner's own forced unmount is no detach by somebody else (its flag is set
+                    // before it detaches, so it is seen once the mount table shows the detach).
+                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted() && !ownerUnmounts) {
                         LOG.warn("{} was unmounted from elsewhere while programs still have files open in it; "
                                 + "the vault stays unlocked until they close them", mountPoint.folder());
                         mountPoint.removeCreated();

@@ -27,6 +27,10 @@ final class MountPoint {
 
     private final Path folder;
     private final List<Path> created;
+    /** The mount point folder Coffer created has been removed once: if it is there again, a program made it. */
+    private volatile boolean removedOnce;
+    /** Warned about cleartext in it: once is enough (the forced unmount and the session's end both look). */
+    private volatile boolean warned;
 
     private MountPoint(Path folder, List<Path> created) {
         this.folder = folder;
@@ -97,17 +101,30 @@ final class MountPoint {
 
     /**
      * Removes the folders {@link #prepare} created, innermost first; a folder that is not empty stays,
-     * and so does one still mounted on (EBUSY). Safe to call more than once.
+     * and so does one still mounted on (EBUSY). Safe to call more than once: after a forced unmount it
+     * is called again once the unmount has waited for the session, because a program still writing by
+     * path may have made the removed folder again, and an empty one then goes again; one with files in
+     * it is named in a warning, once: they are cleartext on the local disk.
      */
     void removeCreated() {
         for (int i = created.size() - 1; i >= 0; i--) {
             try {
                 Files.deleteIfExists(created.get(i));
-            } catch (java.nio.file.DirectoryNotEmptyException e) {
                 if (i == created.size() - 1) {
-                    // Only after a forced unmount: something wrote there by path while files were still open.
-                    LOG.warn("the mount point {} that Coffer created is not empty after the unmount; what was "
-                            + "written there is NOT encrypted, so move it into the vault or delete it", folder);
+                    removedOnce = true;
+                }
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                if (i == created.size() - 1 && !warned) {
+                    warned = true;
+                    if (removedOnce) {
+                        LOG.warn("the mount point {} was made again after the unmount by a program still writing "
+                                + "there, and holds files written since: they are NOT encrypted, so move them into "
+                                + "the vault or delete them", folder);
+                    } else {
+                        // Only after a forced unmount: something wrote there by path while files were still open.
+                        LOG.warn("the mount point {} that Coffer created is not empty after the unmount; what was "
+                                + "written there is NOT encrypted, so move it into the vault or delete it", folder);
+                    }
                 }
                 return;
             } catch (IOException e) {

@@ -137,6 +137,53 @@ class MountLifecycleTest {
     }
 
     /**
+     * A program still writing by path makes the mount point again after a forced unmount removed it:
+     * what it writes there is cleartext on the local disk. The forced unmount says so, naming the
+     * folder, before it returns (coffer mount --force then locks the vault and ends: the session's
+     * own end, which would also notice, may come only after the process is gone), and the watch for
+     * a detach by somebody else does not take the forced unmount for one.
+     */
+    @Test
+    void aMountPointMadeAgainAfterAForcedUnmountIsReportedAsHoldingUnencryptedFiles() throws Exception {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        events.start();
+        root.addAppender(events);
+        FuseMount m = mounts.mount(backing, tmp.resolve("a/mnt"));
+        Path mnt = m.mountPoint();
+        FileChannel open = FileChannel.open(mnt.resolve("file.txt"), StandardOpenOption.READ);
+        Thread writer = new Thread(() -> { // a program writing by path, as soon as the folder has gone
+            try {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while ((Files.exists(mnt) || MountTable.isMounted(mnt)) && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                Thread.sleep(600); // late in the forced unmount's wait for the session's end
+                Files.createDirectories(mnt);
+                Files.writeString(mnt.resolve("late.txt"), "cleartext");
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            writer.start();
+            m.unmount(true);
+            writer.join(10_000);
+            assertThat(Files.readString(mnt.resolve("late.txt"))).as("the program's file, left for the user").isEqualTo("cleartext");
+            assertThat(events.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .anySatisfy(msg -> assertThat(msg).contains(mnt.toString()).contains("NOT encrypted")
+                            .contains("made again after the unmount"))
+                    .noneSatisfy(msg -> assertThat(msg).contains("unmounted from elsewhere"));
+        } finally {
+            root.detachAppender(events);
+            open.close();
+            m.awaitEnd(10, TimeUnit.SECONDS);
+            Files.deleteIfExists(mnt.resolve("late.txt"));
+        }
+    }
+
+    /**
      * Somebody detaches the mount (lazy unmount) while a file is still open: the session goes on until
      * it closes, but the folder Coffer created goes at once (a program writing there by path would put
      * cleartext on the disk), and an unmount meanwhile says busy instead of failing after 30 s.
