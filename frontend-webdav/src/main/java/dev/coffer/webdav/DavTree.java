@@ -22,11 +22,13 @@ final class DavTree {
     private final Path root;
     private final DeadProperties props;
     private final DavUrls urls;
+    private final UploadStaging uploads;
 
     DavTree(Path root, DavUrls urls) {
         this.root = root;
         this.props = new DeadProperties(root);
         this.urls = urls;
+        this.uploads = new UploadStaging(root);
     }
 
     Path root() {
@@ -39,6 +41,10 @@ final class DavTree {
 
     DavUrls urls() {
         return urls;
+    }
+
+    UploadStaging uploads() {
+        return uploads;
     }
 
     /** The attributes of the file or folder at {@code p}, or empty if absent, a link, or below a link. */
@@ -104,7 +110,8 @@ final class DavTree {
         }
     }
 
-    private static void deleteTree(Path target) throws IOException {
+    /** Deletes a file, or a folder with everything in it, not following links; nothing there is fine. */
+    static void deleteTree(Path target) throws IOException {
         if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
@@ -141,13 +148,16 @@ final class DavTree {
                 Files.walkFileTree(src, new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                        if (!d.equals(src) && !isCopiedWithItsFolder(d)) {
+                            return FileVisitResult.SKIP_SUBTREE;
+                        }
                         Files.createDirectory(dst.resolve(src.relativize(d).toString()));
                         return FileVisitResult.CONTINUE;
                     }
 
                     @Override
                     public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                        if (attrs.isRegularFile()) {
+                        if (attrs.isRegularFile() && isCopiedWithItsFolder(f)) {
                             Files.copy(f, dst.resolve(src.relativize(f).toString()));
                         }
                         return FileVisitResult.CONTINUE;
@@ -158,6 +168,22 @@ final class DavTree {
             Files.copy(src, dst);
         }
         props.copied(from, to);
+    }
+
+    /**
+     * Whether a deep copy takes {@code member} along: every member, and the dead-property sidecar of
+     * one; not the server's other hidden files (an overwritten target set aside by a MOVE or COPY
+     * under way, a sidecar's temp, an upload temp an earlier version left beside its target), which
+     * would become hidden copies that nothing ever removes.
+     */
+    private static boolean isCopiedWithItsFolder(Path member) {
+        String name = member.getFileName().toString();
+        if (!DeadProperties.isSidecarName(name)) {
+            return true;
+        }
+        String sidecarOf = DeadProperties.SIDECAR_PREFIX + ".";
+        return name.startsWith(sidecarOf) && name.length() > sidecarOf.length()
+                && Files.exists(member.resolveSibling(name.substring(sidecarOf.length())), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Moves a file or folder with its dead properties; the target must be absent. */

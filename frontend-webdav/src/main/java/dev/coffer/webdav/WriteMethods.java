@@ -14,11 +14,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The methods that change the tree: PUT (streamed to a {@link FileChannel} through a hidden temp
- * file renamed over the target, so an aborted upload never leaves half a file), DELETE, MKCOL, COPY
+ * file in {@link UploadStaging}, renamed over the target, so an aborted upload never leaves half a
+ * file), DELETE, MKCOL, COPY
  * and MOVE (Depth, Overwrite, Destination), each after {@link Preconditions} (If, If-Match,
  * If-None-Match, lock tokens). Locks on a deleted or moved-away resource are dropped.
  *
@@ -59,7 +59,8 @@ final class WriteMethods {
         if (expected > 0 && expected > Files.getFileStore(target.getParent()).getUsableSpace()) {
             return DavReply.status(507);
         }
-        Path tmp = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "upload-" + UUID.randomUUID());
+        // Not beside the target: a MOVE or COPY of its folder meanwhile would carry the half-written temp along.
+        Path tmp = tree.uploads().begin();
         boolean existed;
         try {
             // The request's input stream stays open: the container owns it (and checks it was read to the end).
@@ -70,6 +71,9 @@ final class WriteMethods {
             // The conditions are checked again and the upload put in place as one step, so that of two
             // uploads made against the same ETag only the first lands (the other gets 412).
             synchronized (commits) {
+                if (!tree.isFolder(p.parent())) {
+                    return DavReply.status(409); // its folder was moved or deleted meanwhile: the upload goes nowhere else
+                }
                 Optional<BasicFileAttributes> now = tree.attributes(p);
                 if (now.isPresent() && now.get().isDirectory()) {
                     return DavReply.status(405);
@@ -82,7 +86,7 @@ final class WriteMethods {
                 existed = now.isPresent();
             }
         } finally {
-            Files.deleteIfExists(tmp);
+            tree.uploads().end(tmp);
         }
         DavReply r = DavReply.status(existed ? 204 : 201);
         Etags.of(target).ifPresent(e -> r.header("ETag", e));

@@ -1,0 +1,210 @@
+package dev.coffer.webdav;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where an upload in progress keeps its bytes, seen over HTTP against a real vault: a PUT whose body
+ * is still arriving while its folder is moved or copied. The upload's temp file must not travel with
+ * the folder (a copy would keep a half-written hidden duplicate nobody removes; a move would strand
+ * it), and once every request has ended no temp of the server's is left anywhere in the tree.
+ */
+class UploadTempsTest {
+    private static final String UPLOAD_PREFIX = DeadProperties.RESERVED_PREFIX + "upload-";
+    private static final int HALF = 512 * 1024;
+
+    @TempDir
+    Path tmp;
+
+    private ServedVault served;
+    private DavClient dav;
+
+    @BeforeEach
+    void serve() throws IOException {
+        served = new ServedVault(tmp);
+        dav = new DavClient(served.url());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        served.close();
+    }
+
+    @Test
+    @Timeout(60)
+    void aCopyOfAFolderDuringAnUploadIntoItCopiesNoPartOfTheUpload() throws Exception {
+        Files.createDirectory(served.root.resolve("src"));
+        Files.writeString(served.root.resolve("src/kept.txt"), "kept");
+        byte[] body = pattern(2 * HALF);
+        try (SlowPut put = SlowPut.start(served, "/src/new.bin", body)) {
+            awaitUploadTemp();
+
+            assertThat(dav.send("COPY", "/src", (String) null, "Destination", dav.url("/copy")).statusCode()).isEqualTo(201);
+
+            assertThat(put.finish()).isEqualTo(201);
+        }
+        assertThat(Files.readAllBytes(served.root.resolve("src/new.bin"))).isEqualTo(body);
+        assertThat(names(served.root.resolve("copy"))).containsExactly("kept.txt");
+        assertNoServerTempsLeft();
+    }
+
+    @Test
+    @Timeout(60)
+    void aMoveOfAFolderDuringAnUploadIntoItFailsTheUploadCleanlyAndMovesNoPartOfIt() throws Exception {
+        Files.createDirectory(served.root.resolve("src"));
+        Files.writeString(served.root.resolve("src/kept.txt"), "kept");
+        byte[] body = pattern(2 * HALF);
+        try (SlowPut put = SlowPut.start(served, "/src/new.bin", body)) {
+            awaitUploadTemp();
+
+            assertThat(dav.send("MOVE", "/src", (String) null, "Destination", dav.url("/moved")).statusCode()).isEqualTo(201);
+
+            // The folder it was sent to is gone: the upload fails (409) instead of landing elsewhere.
+            assertThat(put.finish()).isEqualTo(409);
+        }
+        assertThat(served.root.resolve("src")).doesNotExist();
+        assertThat(names(served.root.resolve("moved"))).containsExactly("kept.txt");
+        assertThat(Files.readString(served.root.resolve("moved/kept.txt"))).isEqualTo("kept");
+        assertNoServerTempsLeft();
+    }
+
+    /** The folder is moved away and a new one made under its name: the upload lands where its URL says. */
+    @Test
+    @Timeout(60)
+    void anUploadWhoseFolderWasReplacedLandsInTheNewFolder() throws Exception {
+        Files.createDirectory(served.root.resolve("src"));
+        byte[] body = pattern(2 * HALF);
+        try (SlowPut put = SlowPut.start(served, "/src/new.bin", body)) {
+            awaitUploadTemp();
+            assertThat(dav.send("MOVE", "/src", (String) null, "Destination", dav.url("/moved")).statusCode()).isEqualTo(201);
+            assertThat(dav.send("MKCOL", "/src", (String) null).statusCode()).isEqualTo(201);
+
+            assertThat(put.finish()).isEqualTo(201);
+        }
+        assertThat(Files.readAllBytes(served.root.resolve("src/new.bin"))).isEqualTo(body);
+        assertThat(names(served.root.resolve("moved"))).isEmpty();
+        assertNoServerTempsLeft();
+    }
+
+    /**
+     * A temp found in a folder (an upload of an earlier version killed mid-body; a target set aside
+     * by an overwriting MOVE or COPY) is not copied with it; the members' dead properties are.
+     */
+    @Test
+    void aCopyOfAFolderTakesItsMembersAndTheirPropertiesButNoTempOfTheServers() throws Exception {
+        Path src = Files.createDirectory(served.root.resolve("src"));
+        Files.writeString(src.resolve("kept.txt"), "kept");
+        Files.write(src.resolve(UPLOAD_PREFIX + "killed"), pattern(1000));
+        Files.createDirectory(src.resolve(DeadProperties.RESERVED_PREFIX + "aside-x"));
+        Files.writeString(src.resolve(DeadProperties.RESERVED_PREFIX + "aside-x/old.txt"), "old");
+        String set = "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
+                + "<Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>";
+        assertThat(dav.send("PROPPATCH", "/src/kept.txt", set, "Content-Type", "application/xml").statusCode()).isEqualTo(207);
+
+        assertThat(dav.send("COPY", "/src", (String) null, "Destination", dav.url("/copy")).statusCode()).isEqualTo(201);
+
+        assertThat(names(served.root.resolve("copy"))).containsExactly(DeadProperties.SIDECAR_PREFIX + ".kept.txt", "kept.txt");
+        assertThat(DavClient.text(dav.send("PROPFIND", "/copy/kept.txt", (String) null, "Depth", "0"))).contains("blue");
+    }
+
+    /** A server killed mid-upload left its temp: the next server to serve the tree removes it before it serves. */
+    @Test
+    void theNextServerRemovesTheUploadsAKilledServerLeft() throws Exception {
+        Path staging = Files.createDirectory(served.root.resolve(UploadStaging.FOLDER));
+        Files.write(staging.resolve(UPLOAD_PREFIX + "killed"), pattern(1000));
+
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            assertThat(staging).doesNotExist();
+            assertThat(new DavClient(next.url()).send("PUT", "/after.txt", "after").statusCode()).isEqualTo(201);
+        }
+        assertNoServerTempsLeft();
+    }
+
+    private static byte[] pattern(int n) {
+        byte[] b = new byte[n];
+        new Random(n).nextBytes(b);
+        return b;
+    }
+
+    /** Waits until the server has opened the upload's temp file: the PUT is then reading its body. */
+    private void awaitUploadTemp() throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (serverTemps().isEmpty()) {
+            assertThat(System.nanoTime()).as("the upload's temp file never appeared").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private void assertNoServerTempsLeft() throws IOException {
+        assertThat(serverTemps()).isEmpty();
+        assertThat(names(served.root)).allMatch(n -> !n.startsWith(DeadProperties.RESERVED_PREFIX));
+    }
+
+    /** Every upload temp anywhere in the vault, hidden or not. */
+    private List<String> serverTemps() throws IOException {
+        try (Stream<Path> all = Files.walk(served.root)) {
+            return all.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(UPLOAD_PREFIX))
+                    .map(Path::toString).toList();
+        }
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /** A PUT over a raw socket that sends the first half of its body at once and the rest on {@link #finish}. */
+    private static final class SlowPut implements AutoCloseable {
+        private final Socket socket;
+        private final byte[] body;
+
+        private SlowPut(Socket socket, byte[] body) {
+            this.socket = socket;
+            this.body = body;
+        }
+
+        static SlowPut start(ServedVault served, String path, byte[] body) throws IOException {
+            Socket s = new Socket(InetAddress.getLoopbackAddress(), served.server.port());
+            s.setSoTimeout(30_000);
+            String head = "PUT " + java.net.URI.create(served.url()).getPath().replaceAll("/$", "") + path + " HTTP/1.1\r\n"
+                    + RawHttp.host(served.server.port()) + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+            OutputStream out = s.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body, 0, HALF);
+            out.flush();
+            return new SlowPut(s, body);
+        }
+
+        /** Sends the rest of the body and returns the answer's status. */
+        int finish() throws IOException {
+            OutputStream out = socket.getOutputStream();
+            out.write(body, HALF, body.length - HALF);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            return Integer.parseInt(answer.split(" ", 3)[1]);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
