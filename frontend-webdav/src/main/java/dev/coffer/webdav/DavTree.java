@@ -22,13 +22,13 @@ final class DavTree {
     private final Path root;
     private final DeadProperties props;
     private final DavUrls urls;
-    private final UploadStaging uploads;
+    private final Staging staging;
 
     DavTree(Path root, DavUrls urls) {
         this.root = root;
         this.props = new DeadProperties(root);
         this.urls = urls;
-        this.uploads = new UploadStaging(root);
+        this.staging = new Staging(root);
     }
 
     Path root() {
@@ -43,8 +43,8 @@ final class DavTree {
         return urls;
     }
 
-    UploadStaging uploads() {
-        return uploads;
+    Staging staging() {
+        return staging;
     }
 
     /** The attributes of the file or folder at {@code p}, or empty if absent, a link, or below a link. */
@@ -102,7 +102,7 @@ final class DavTree {
     }
 
     /** Deletes whatever a failed copy left at {@code p}; what cannot be deleted stays and is reported with the failure. */
-    void removeLeftOf(DavPath p, Exception failure) {
+    private void removeLeftOf(DavPath p, Exception failure) {
         try {
             deleteTree(file(p));
         } catch (IOException | RuntimeException e) {
@@ -137,13 +137,15 @@ final class DavTree {
         }
     }
 
-    /** Copies a file, or a folder (with its content when {@code deep}), with dead properties; the target must be absent. */
-    void copy(DavPath from, DavPath to, boolean deep) throws IOException {
+    /**
+     * Copies a file, or a folder (with its content when {@code deep}), to {@code staged}, a path in
+     * the {@link Staging} folder: nobody sees the copy until {@link #putCopyInPlace} renames it in.
+     */
+    void copyToStaging(DavPath from, Path staged, boolean deep) throws IOException {
         Path src = file(from);
-        Path dst = file(to);
         if (Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS)) {
             if (!deep) {
-                Files.createDirectory(dst);
+                Files.createDirectory(staged);
             } else {
                 Files.walkFileTree(src, new SimpleFileVisitor<>() {
                     @Override
@@ -151,23 +153,36 @@ final class DavTree {
                         if (!d.equals(src) && !isCopiedWithItsFolder(d)) {
                             return FileVisitResult.SKIP_SUBTREE;
                         }
-                        Files.createDirectory(dst.resolve(src.relativize(d).toString()));
+                        Files.createDirectory(staged.resolve(src.relativize(d).toString()));
                         return FileVisitResult.CONTINUE;
                     }
 
                     @Override
                     public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
                         if (attrs.isRegularFile() && isCopiedWithItsFolder(f)) {
-                            Files.copy(f, dst.resolve(src.relativize(f).toString()));
+                            Files.copy(f, staged.resolve(src.relativize(f).toString()));
                         }
                         return FileVisitResult.CONTINUE;
                     }
                 });
             }
         } else {
-            Files.copy(src, dst);
+            Files.copy(src, staged);
         }
-        props.copied(from, to);
+    }
+
+    /**
+     * Renames a copy made by {@link #copyToStaging} to {@code to} (which must be absent) and gives it
+     * the dead properties of {@code from}; if that fails, nothing of the copy is left at {@code to}.
+     */
+    void putCopyInPlace(Path staged, DavPath from, DavPath to) throws IOException {
+        Files.move(staged, file(to));
+        try {
+            props.copied(from, to);
+        } catch (IOException | RuntimeException e) {
+            removeLeftOf(to, e);
+            throw e;
+        }
     }
 
     /**

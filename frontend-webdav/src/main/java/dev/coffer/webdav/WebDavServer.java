@@ -78,7 +78,7 @@ public final class WebDavServer implements AutoCloseable {
     static WebDavServer start(Path root, int port, DavCredential credential, IntConsumer afterJettyStart) throws IOException {
         DavUrls urls = DavUrls.random();
         DavTree tree = new DavTree(root, urls);
-        tree.uploads().sweep(); // what a server killed mid-upload left
+        tree.staging().sweep(); // what a server killed mid-request left
         LockManager locks = new LockManager();
         Preconditions pre = new Preconditions(root, locks, urls);
         LockMethods lockMethods = new LockMethods(tree, locks, pre);

@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /**
  * The methods that change the tree: PUT (streamed to a {@link FileChannel} through a hidden temp
- * file in {@link UploadStaging}, renamed over the target, so an aborted upload never leaves half a
+ * file in {@link Staging}, renamed over the target, so an aborted upload never leaves half a
  * file), DELETE, MKCOL, COPY
  * and MOVE (Depth, Overwrite, Destination), each after {@link Preconditions} (If, If-Match,
  * If-None-Match, lock tokens). Locks on a deleted or moved-away resource are dropped.
@@ -30,7 +30,7 @@ final class WriteMethods {
     private final DavTree tree;
     private final LockManager locks;
     private final Preconditions pre;
-    /** Held while an upload is checked once more and put in place (see {@link #put}). */
+    /** Held while an upload or a copy is checked once more and put in place, and while a MOVE renames. */
     private final Object commits = new Object();
 
     WriteMethods(DavTree tree, LockManager locks, Preconditions pre) {
@@ -60,7 +60,7 @@ final class WriteMethods {
             return DavReply.status(507);
         }
         // Not beside the target: a MOVE or COPY of its folder meanwhile would carry the half-written temp along.
-        Path tmp = tree.uploads().begin();
+        Path tmp = tree.staging().begin("upload");
         boolean existed;
         try {
             // The request's input stream stays open: the container owns it (and checks it was read to the end).
@@ -86,7 +86,7 @@ final class WriteMethods {
                 existed = now.isPresent();
             }
         } finally {
-            tree.uploads().end(tmp);
+            tree.staging().end(tmp);
         }
         DavReply r = DavReply.status(existed ? 204 : 201);
         Etags.of(target).ifPresent(e -> r.header("ETag", e));
@@ -175,20 +175,37 @@ final class WriteMethods {
         if (dstExists && !overwrite) {
             return DavReply.status(412);
         }
-        // What is overwritten is set aside, not deleted, until the move or copy has succeeded: a copy
-        // that fails half-way (a full disk, a damaged source) then leaves the old resource, not a
-        // truncated one under its name.
-        Path aside = dstExists ? tree.setAside(dst) : null;
+        // A copy is made out of sight (Staging) and renamed in once whole: until then the target is
+        // as it was (or absent), and a failed or interrupted copy leaves nothing under its name.
+        Path staged = move ? null : tree.staging().begin("copy");
+        Path aside = null;
         try {
-            if (move) {
-                tree.move(src, dst);
-            } else {
-                tree.copy(src, dst, deep);
+            if (!move) {
+                tree.copyToStaging(src, staged, deep);
+            }
+            synchronized (commits) {
+                if (!move) {
+                    // The copy took its time: the target may have been made, removed or locked meanwhile.
+                    Optional<DavError> late = pre.checkIf(req.getHeader("If"), src)
+                            .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForMembership(dst)));
+                    if (late.isPresent()) {
+                        return DavReply.of(late.get());
+                    }
+                    dstExists = tree.attributes(dst).isPresent();
+                    if (dstExists && !overwrite) {
+                        return DavReply.status(412);
+                    }
+                }
+                // What is overwritten is set aside, not deleted, until the new resource is in place,
+                // and put back if that fails.
+                aside = dstExists ? tree.setAside(dst) : null;
+                if (move) {
+                    tree.move(src, dst);
+                } else {
+                    tree.putCopyInPlace(staged, src, dst);
+                }
             }
         } catch (IOException | RuntimeException e) {
-            if (!move && !(e instanceof java.nio.file.FileAlreadyExistsException)) {
-                tree.removeLeftOf(dst, e); // a partial copy; not something another client made there meanwhile
-            }
             if (aside != null) {
                 try {
                     tree.putBack(aside, dst);
@@ -197,6 +214,10 @@ final class WriteMethods {
                 }
             }
             throw e;
+        } finally {
+            if (staged != null) {
+                tree.staging().end(staged);
+            }
         }
         if (aside != null) {
             tree.discard(aside);

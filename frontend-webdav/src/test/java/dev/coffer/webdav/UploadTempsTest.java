@@ -126,7 +126,7 @@ class UploadTempsTest {
     /** A server killed mid-upload left its temp: the next server to serve the tree removes it before it serves. */
     @Test
     void theNextServerRemovesTheUploadsAKilledServerLeft() throws Exception {
-        Path staging = Files.createDirectory(served.root.resolve(UploadStaging.FOLDER));
+        Path staging = Files.createDirectory(served.root.resolve(Staging.FOLDER));
         Files.write(staging.resolve(UPLOAD_PREFIX + "killed"), pattern(1000));
 
         try (WebDavServer next = WebDavServer.start(served.root, 0)) {
