@@ -1,12 +1,15 @@
 package dev.coffer.webdav;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
@@ -19,6 +22,7 @@ import java.util.Optional;
  * <p>Not responsible for HTTP (the servlet and Milton are) or for locks ({@link LockManager}).
  */
 final class DavTree {
+    private static final int COPY_BUFFER = 256 * 1024;
     private final Path root;
     private final DeadProperties props;
     private final DavUrls urls;
@@ -160,14 +164,30 @@ final class DavTree {
                     @Override
                     public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
                         if (attrs.isRegularFile() && isCopiedWithItsFolder(f)) {
-                            Files.copy(f, staged.resolve(src.relativize(f).toString()));
+                            copyFile(f, staged.resolve(src.relativize(f).toString()));
                         }
                         return FileVisitResult.CONTINUE;
                     }
                 });
             }
         } else {
-            Files.copy(src, staged);
+            copyFile(src, staged);
+        }
+    }
+
+    /** Copies one file's content to a new file and forces it to disk (it is renamed into place next). */
+    private static void copyFile(Path from, Path to) throws IOException {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+                FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
+            while (in.read(buf) >= 0) {
+                buf.flip();
+                while (buf.hasRemaining()) {
+                    out.write(buf);
+                }
+                buf.clear();
+            }
+            out.force(true);
         }
     }
 

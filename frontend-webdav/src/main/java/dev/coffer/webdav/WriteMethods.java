@@ -66,6 +66,7 @@ final class WriteMethods {
             // The request's input stream stays open: the container owns it (and checks it was read to the end).
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 copy(req.getInputStream(), ch);
+                ch.force(true); // on disk before it takes the name: a crash after the answer keeps it (or the old file)
             }
             // The body took its time: another client may have written or locked the target meanwhile.
             // The conditions are checked again and the upload put in place as one step, so that of two
