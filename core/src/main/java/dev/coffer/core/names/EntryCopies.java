@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,13 +41,17 @@ final class EntryCopies {
         this.readOnly = readOnly;
     }
 
+    /** How long a copy folder without a payload may still be filled by a sync in progress (spec 6's day for temporary files). */
+    private static final Duration SYNC_GRACE = Duration.ofDays(1);
+
     /**
      * A recognised copy on disk: complete ({@code type} set), or a folder without a payload that
      * holds decorated payloads ({@code type} null). {@code decorated}: the decorated copies of
-     * internal files in its folder.
+     * internal files in its folder. {@code settled}: nothing in its folder changed within {@link
+     * #SYNC_GRACE} (looked at before anything was resolved in it).
      */
     private record Copy(Path path, boolean shortened, EntryType type, ConflictRecognition.Copy recognised,
-                        List<Path> decorated) {
+                        List<Path> decorated, boolean settled) {
         Path payload() {
             return new Entry(null, recognised.cleartextName(), type, path, shortened).payload();
         }
@@ -96,7 +102,30 @@ final class EntryCopies {
             LOG.warn("Skipped an incomplete conflict copy: {}", path);
             return null;
         }
-        return new Copy(path, shortened, type, recognised, decorated);
+        boolean settled = type == null && !readOnly && !changedRecently(path, attrs);
+        return new Copy(path, shortened, type, recognised, decorated, settled);
+    }
+
+    /**
+     * Whether the folder {@code path} or anything directly in it was modified within {@link
+     * #SYNC_GRACE}: a sync client may still be filling it (it keeps a file's own time, but adding
+     * the file changes the folder's).
+     */
+    private static boolean changedRecently(Path path, BasicFileAttributes attrs) throws IOException {
+        Instant limit = Instant.now().minus(SYNC_GRACE);
+        if (!attrs.lastModifiedTime().toInstant().isBefore(limit)) {
+            return true;
+        }
+        for (String inner : DirectoryLister.sortedNames(path)) {
+            try {
+                if (!Files.getLastModifiedTime(path.resolve(inner), LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(limit)) {
+                    return true;
+                }
+            } catch (NoSuchFileException gone) {
+                return true; // changing right now
+            }
+        }
+        return false;
     }
 
     private void resolve(Copy copy, ConflictState state) throws IOException {
@@ -107,10 +136,13 @@ final class EntryCopies {
             internalCopies.resolve(copy.owner(), decorated, state);
         }
         if (copy.type() == null) {
-            if (!readOnly && EntryMoves.removeEmptied(copy.path(), copy.shortened())) {
+            // A payload-less copy folder: left by older versions, or one whose payload a sync has not
+            // delivered yet. Its name.c9s goes only once it has not changed for a day: without it the
+            // payload arriving later would sit in a folder no listing can name.
+            if (copy.settled() && EntryMoves.removeEmptied(copy.path(), copy.shortened())) {
                 state.markChanged();
             }
-            return; // a payload-less copy folder (left by older versions): nothing else to place
+            return;
         }
         String name = copy.recognised().cleartextName();
         Entry original = state.entry(name);

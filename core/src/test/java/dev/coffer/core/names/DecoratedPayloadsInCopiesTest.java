@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,6 +50,9 @@ class DecoratedPayloadsInCopiesTest {
         Files.createDirectory(shell);
         Files.writeString(shell.resolve(LongNames.NAME_FILE), f.slot(SHELL).c9rName(), StandardCharsets.US_ASCII);
         Files.write(shell.resolve("contents (1).c9r"), f.encrypt("QX"));
+        for (Path p : List.of(shell.resolve(LongNames.NAME_FILE), shell.resolve("contents (1).c9r"), shell)) {
+            Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS)));
+        }
 
         f.symlink(SHORT_TO_LONG, "t");
         copy = f.copy(SHORT_TO_LONG, " (1)", EntryType.SYMLINK, f.encrypt("u")); // short copy, long result
@@ -94,6 +100,24 @@ class DecoratedPayloadsInCopiesTest {
 
         assertThat(described(f, entries)).isEqualTo(expected());
         assertThat(TestVault.snapshot(tmp.resolve("d"))).isEqualTo(before);
+    }
+
+    @Test
+    void aYoungCopyFolderWhosePayloadHasNotArrivedKeepsItsNameFile() throws IOException {
+        StorageFixture f = new StorageFixture(tmp.resolve("d"));
+        f.file(SHELL, "Q");
+        Path copy = f.root.storage().resolve(stem(f.onDisk(SHELL)) + " (1).c9s"); // a sync still delivering it
+        Files.createDirectory(copy);
+        Files.writeString(copy.resolve(LongNames.NAME_FILE), f.slot(SHELL).c9rName(), StandardCharsets.US_ASCII);
+        Files.write(copy.resolve("contents (1).c9r"), f.encrypt("QX"));
+
+        f.vault.resolver(false).resolve(f.vault.lister.list(f.root));
+        Files.createDirectories(copy); // the sync client delivers the payload, into the folder as it finds it
+        Files.write(copy.resolve("contents.c9r"), f.encrypt("QB"));
+        List<Entry> entries = f.vault.resolver(false).resolve(f.vault.lister.list(f.root));
+
+        assertThat(described(f, entries)).isEqualTo(Map.of(
+                SHELL, "Q", SHELL + " (Conflict 1)", "QX", "d".repeat(150) + " (1).txt", "QB"));
     }
 
     private static Map<String, String> described(StorageFixture f, List<Entry> entries) throws IOException {
