@@ -92,7 +92,8 @@ final class EntryInspector {
         }
         for (String copy : copies) {
             try {
-                decoratedCopy(f, path, p, copy, resolvable && types.size() == 1, fromCopy);
+                // In a copy the listing resolves them whatever its payloads (EntryCopies); elsewhere only in a usable entry.
+                decoratedCopy(f, path, p, copy, resolvable && (fromCopy || types.size() == 1), fromCopy);
             } catch (IOException e) {
                 walk.unreadable(path, p.resolve(copy), e);
             }
@@ -139,16 +140,23 @@ final class EntryInspector {
             return;
         }
         boolean complete = PathMapper.typeOf(p, shortened, attrs) != null;
+        // The listing resolves the decorated payloads in a copy folder even without a payload of its own (EntryCopies).
+        boolean holdsDecoratedPayloads = attrs.isDirectory() && DirectoryLister.decoratedCopies(p, DirectoryLister.sortedNames(p), shortened)
+                .stream().anyMatch(c -> c.getFileName().toString().endsWith(LongNames.C9R));
         String shown = safe ? original : null;
         if (safe && complete) {
             walk.report(FindingKind.UNRESOLVED_CONFLICT, shown, p, "a sync-conflict copy (decoration \"" + Quoting.quote(copy.decoration())
                     + "\"); repair resolves it as spec 6 says", walk.repairs.resolveConflicts(f));
+        } else if (safe && holdsDecoratedPayloads) {
+            walk.report(FindingKind.UNRESOLVED_CONFLICT, shown, p, "a sync-conflict copy (decoration \"" + Quoting.quote(copy.decoration())
+                    + "\") without a payload of its own, holding conflict copies of payloads; repair resolves those as spec 6"
+                    + " says, and removes the folder once nothing else is in it and it is a day old", walk.repairs.resolveConflicts(f));
         } else {
             walk.report(FindingKind.UNRESOLVED_CONFLICT, shown, p, "a sync-conflict copy that is "
                     + (safe ? "incomplete" : "of an unsafe name") + "; left alone (spec 6)", null);
         }
         String copyPath = (safe ? original : f.child("[unsafe name]")) + " [conflict copy \"" + Quoting.quote(copy.decoration()) + "\"]";
-        payloads(f, copyPath, p, shortened, false, true);
+        payloads(f, copyPath, p, shortened, safe && (complete || holdsDecoratedPayloads), true);
     }
 
     private void payload(Folder f, String path, Path payload, EntryType type, boolean fromCopy) throws IOException {

@@ -176,7 +176,7 @@ public final class DirectoryLister {
      * folder {@code entryPath}: payloads ({@code dir (1).c9r}, and {@code contents (1).c9r} in a
      * shortened entry) and, in a shortened entry, {@code name (1).c9s}.
      */
-    static List<Path> decoratedCopies(Path entryPath, List<String> inside, boolean shortened) {
+    public static List<Path> decoratedCopies(Path entryPath, List<String> inside, boolean shortened) {
         List<Path> copies = new ArrayList<>();
         for (String inner : inside) {
             for (EntryType t : EntryType.values()) {

@@ -310,6 +310,29 @@ class CraftedDamageTest {
     }
 
     @Test
+    void decoratedPayloadsInAConflictCopyAreRepairedAsTheListingResolvesThem() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        String longName = "/docs/" + "long name ".repeat(20) + ".txt";
+        Path entry = v.entry(longName);
+        Path copy = entry.resolveSibling(entry.getFileName().toString().replace(".c9s", " (1).c9s"));
+        Files.createDirectory(copy); // a copy folder whose own payload the sync never delivered
+        Files.copy(entry.resolve("name.c9s"), copy.resolve("name.c9s"));
+        Files.copy(v.entry("/docs/deep/tiny.txt"), copy.resolve("contents (1).c9r"));
+        v.aged();
+
+        HealthReport report = v.check();
+
+        assertThat(report.ofKind(FindingKind.UNRESOLVED_CONFLICT)).isNotEmpty().allMatch(Finding::repairable)
+                .noneMatch(f -> f.detail().contains("left alone"));
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(copy).doesNotExist();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readAllBytes(fs.getPath(longName + " (Conflict 1)"))).isEqualTo(HealthFixture.content(3, 5));
+            assertThat(Files.readAllBytes(fs.getPath(longName))).isEqualTo(HealthFixture.content(5, 100));
+        }
+    }
+
+    @Test
     void contentDamageIsListedAndNeverTouched() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path big = v.entry("/big.bin");
