@@ -54,6 +54,16 @@ final class MasterkeyReplacer {
                         + " could not be saved for good (" + e.getCause().getMessage() + ")", e);
             }
         }
+        if (oldBytes == null) {
+            // There was no file to lock on: only a create that replaces nothing keeps a second
+            // recovery at the same moment from silently replacing this one's file.
+            try {
+                AtomicFiles.writeNew(target, newBytes);
+            } catch (FileAlreadyExistsException e) {
+                throw new IOException(name + " changed while the passphrase was being reset; nothing was written - try again", e);
+            }
+            return;
+        }
         AtomicFiles.write(target, newBytes); // NotDurableException: changed, but a crash may bring the old one back
     }
 

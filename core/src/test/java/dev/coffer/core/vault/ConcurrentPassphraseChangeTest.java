@@ -77,4 +77,56 @@ class ConcurrentPassphraseChangeTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * Two recoveries at once over a vault whose masterkey file is gone (nothing to lock on): one
+     * writes it, the other is refused; before, the later silently replaced the earlier's file.
+     */
+    @Test
+    void ofTwoRecoveriesOverAMissingMasterkeyFileOneWinsAndTheOtherIsRefused() throws Exception {
+        CyclicBarrier bothHaveRead = new CyclicBarrier(2);
+        Kdf meeting = (passphrase, salt, params) -> {
+            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
+            if (NEW.contains(new String(passphrase, StandardCharsets.UTF_8))) {
+                try {
+                    // Both found no masterkey file and go on to write theirs at the same moment.
+                    bothHaveRead.await(60, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return kek;
+        };
+        VaultOperations ops = new VaultOperations(meeting, new SecureRandom());
+        Path vault = tmp.resolve("vault");
+        ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
+        String words = String.join(" ", ops.recoveryKey(vault, OLD.getBytes(StandardCharsets.UTF_8)));
+        java.nio.file.Files.delete(vault.resolve("masterkey.coffer"));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<?>> resets = new ArrayList<>();
+        try {
+            for (String next : NEW) {
+                resets.add(pool.submit(() -> {
+                    ops.resetPassphrase(vault, words, next.getBytes(StandardCharsets.UTF_8));
+                    return null;
+                }));
+            }
+            String winner = null;
+            int refused = 0;
+            for (int i = 0; i < 2; i++) {
+                try {
+                    resets.get(i).get(120, TimeUnit.SECONDS);
+                    winner = NEW.get(i);
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(IOException.class).hasMessageContaining("changed while");
+                    refused++;
+                }
+            }
+            assertThat(refused).isEqualTo(1);
+            VaultOperations plain = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
+            plain.unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
