@@ -104,33 +104,50 @@ final class MountPoint {
      * and so does one still mounted on (EBUSY). Safe to call more than once: after a forced unmount it
      * is called again once the unmount has waited for the session, because a program still writing by
      * path may have made the removed folder again, and an empty one then goes again; one with files in
-     * it is named in a warning, once: they are cleartext on the local disk.
+     * it is named in a warning, once: they are cleartext on the local disk. Only empty folders are
+     * ever removed ({@link EmptyFolders}): a file or link a program made at one of the names since
+     * (cp report.pdf ~/mnt once the folder went) is the user's, kept and named in the warning.
      */
     void removeCreated() {
         for (int i = created.size() - 1; i >= 0; i--) {
-            try {
-                Files.deleteIfExists(created.get(i));
-                if (i == created.size() - 1) {
-                    removedOnce = true;
-                }
-            } catch (java.nio.file.DirectoryNotEmptyException e) {
-                if (i == created.size() - 1 && !warned) {
-                    warned = true;
-                    if (removedOnce) {
-                        LOG.warn("the mount point {} was made again after the unmount by a program still writing "
-                                + "there, and holds files written since: they are NOT encrypted, so move them into "
-                                + "the vault or delete them", folder);
-                    } else {
-                        // Only after a forced unmount: something wrote there by path while files were still open.
-                        LOG.warn("the mount point {} that Coffer created is not empty after the unmount; what was "
-                                + "written there is NOT encrypted, so move it into the vault or delete it", folder);
+            boolean mountPoint = i == created.size() - 1;
+            switch (EmptyFolders.remove(created.get(i))) {
+                case REMOVED, ABSENT -> {
+                    if (mountPoint) {
+                        removedOnce = true;
                     }
                 }
-                return;
-            } catch (IOException e) {
-                LOG.debug("could not remove a mount point folder that Coffer created ({})", e.getClass().getName());
-                return;
+                case NOT_EMPTY -> {
+                    if (mountPoint) {
+                        warnOnce(removedOnce
+                                ? "the mount point {} was made again after the unmount by a program still writing "
+                                        + "there, and holds files written since: they are NOT encrypted, so move them into "
+                                        + "the vault or delete them"
+                                // Only after a forced unmount: something wrote there by path while files were still open.
+                                : "the mount point {} that Coffer created is not empty after the unmount; what was "
+                                        + "written there is NOT encrypted, so move it into the vault or delete it");
+                    }
+                    return;
+                }
+                case NOT_A_FOLDER -> {
+                    if (mountPoint && Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                        warnOnce("a program wrote a file at {} after the unmount, where the mount point was: it is "
+                                + "NOT encrypted, so move it into the vault or delete it");
+                    }
+                    return;
+                }
+                case FAILED -> {
+                    LOG.debug("could not remove a mount point folder that Coffer created");
+                    return;
+                }
             }
+        }
+    }
+
+    private void warnOnce(String message) {
+        if (!warned) {
+            warned = true;
+            LOG.warn(message, folder);
         }
     }
 

@@ -1,0 +1,54 @@
+package dev.coffer.fuse;
+
+import java.nio.file.Path;
+import jnr.constants.platform.Errno;
+import jnr.ffi.LibraryLoader;
+
+/**
+ * Removes a folder only if it is an empty folder, in one system call (rmdir(2)): {@code
+ * Files.delete} looks at what is there and then unlinks a file, so a name that a program made into
+ * a file (or a link) since would lose it. Used where Coffer removes the mount point folders it
+ * made, looking again after a forced unmount while programs may still write by path.
+ */
+final class EmptyFolders {
+    /** What {@link #remove} found. */
+    enum Outcome {
+        REMOVED,
+        ABSENT,
+        NOT_EMPTY,
+        NOT_A_FOLDER,
+        /** Busy (still mounted on), no permission, or any other failure: left as it is. */
+        FAILED
+    }
+
+    private EmptyFolders() {}
+
+    static Outcome remove(Path folder) {
+        Rmdir libc = Holder.LIBC;
+        if (libc.rmdir(folder.toString()) == 0) {
+            return Outcome.REMOVED;
+        }
+        int errno = jnr.ffi.Runtime.getRuntime(libc).getLastError();
+        if (errno == Errno.ENOENT.intValue()) {
+            return Outcome.ABSENT;
+        }
+        if (errno == Errno.ENOTEMPTY.intValue() || errno == Errno.EEXIST.intValue()) {
+            return Outcome.NOT_EMPTY;
+        }
+        if (errno == Errno.ENOTDIR.intValue()) {
+            return Outcome.NOT_A_FOLDER; // the name, or a folder above it, is no folder now
+        }
+        return Outcome.FAILED;
+    }
+
+    /** The C library's rmdir. Public only because jnr-ffi implements it; not an API of this module. */
+    public interface Rmdir {
+        @jnr.ffi.annotations.SaveError
+        int rmdir(String path);
+    }
+
+    /** Loaded on first use. */
+    private static final class Holder {
+        static final Rmdir LIBC = LibraryLoader.create(Rmdir.class).failImmediately().load("c");
+    }
+}
