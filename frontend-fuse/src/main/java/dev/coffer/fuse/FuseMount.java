@@ -292,8 +292,16 @@ public final class FuseMount implements AutoCloseable {
         try {
             adapter.initialised().get(INIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while mounting", e);
+            // The kernel's mount is made and the mount call fails: nobody would own (or unmount) it.
+            IOException failure = new IOException("interrupted while mounting", e);
+            try {
+                fusermount.unmount(mountPoint.folder(), true);
+            } catch (IOException | RuntimeException notUndone) {
+                failure.addSuppressed(notUndone);
+            } finally {
+                Thread.currentThread().interrupt();
+            }
+            throw failure;
         } catch (ExecutionException | TimeoutException e) {
             fusermount.unmount(mountPoint.folder(), true);
             throw new IOException("the kernel did not start the FUSE session at " + mountPoint.folder(), e);

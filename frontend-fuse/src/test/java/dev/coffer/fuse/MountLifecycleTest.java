@@ -290,6 +290,54 @@ class MountLifecycleTest {
         assertThat(Files.exists(tmp.resolve("a"))).as("the folders the mount created").isFalse();
     }
 
+    /**
+     * The mounting thread interrupted while the kernel's INIT is still unanswered (a GUI cancelling
+     * its mount task): the mount call fails, so nobody owns the mount. It is undone and the folder it
+     * created removed, instead of a mount left serving the vault with no owner to unmount it.
+     */
+    @Test
+    void anInterruptWhileTheMountIsStartingUndoesTheMount() throws Exception {
+        Path mnt = tmp.resolve("a/mnt");
+        java.util.concurrent.CountDownLatch initAsked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
+        Thread mounting = new Thread(() -> {
+            try {
+                FuseMount.mount(backing, mnt, MountOptions.defaults(false), (root, uid, gid) -> new FuseAdapter(root, uid, gid) {
+                    @Override
+                    public jnr.ffi.Pointer init(jnr.ffi.Pointer conn) {
+                        initAsked.countDown();
+                        try {
+                            Thread.sleep(2_000);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return super.init(conn);
+                    }
+                });
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        try {
+            mounting.start();
+            assertThat(initAsked.await(30, TimeUnit.SECONDS)).isTrue();
+            mounting.interrupt();
+            assertThat(outcome.get(30, TimeUnit.SECONDS)).as("the mount call fails").isInstanceOf(IOException.class);
+            Thread.sleep(3_000); // the INIT is answered meanwhile
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while ((MountTable.isMounted(mnt) || Files.exists(tmp.resolve("a"))) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(MountTable.isMounted(mnt)).as("left mounted with no owner").isFalse();
+            assertThat(Files.exists(tmp.resolve("a"))).as("the folders the mount created").isFalse();
+        } finally {
+            if (MountTable.isMounted(mnt)) {
+                Shell.ok(tmp, "fusermount", "-u", "-z", mnt.toString());
+            }
+        }
+    }
+
     /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
     private void killedMountAt(Path mnt) throws Exception {
         Process child = childMountAt(mnt);
