@@ -14,8 +14,10 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,18 +59,27 @@ final class MountPointLock implements AutoCloseable {
      * folder is locked again by the folder's real path once known ({@link #acquire(Path, Path, long)}).
      */
     static MountPointLock acquire(Path requested, long uid) throws IOException {
-        return acquire(requested, folderFor(uid), uid);
+        return acquire(requested, foldersFor(uid), uid);
     }
 
     /** As above, with the lock files in {@code lockFolder} (made if missing) of user {@code uid}. */
     static MountPointLock acquire(Path requested, Path lockFolder, long uid) throws IOException {
+        return acquire(requested, List.of(lockFolder), uid);
+    }
+
+    /**
+     * As above, with the lock files in the first of {@code lockFolders} that is (or can be made) a
+     * folder of user {@code uid} alone: another user may have made the first one in a shared temp
+     * folder (a link, or a folder of theirs), which would otherwise refuse every mount of this user.
+     */
+    static MountPointLock acquire(Path requested, List<Path> lockFolders, long uid) throws IOException {
         Path key = MountPaths.withRealParent(requested);
         if (!HELD_HERE.add(key)) {
             throw busy(key);
         }
         FileChannel channel = null;
         try {
-            channel = FileChannel.open(fileFor(key, ownFolder(lockFolder, uid)), Set.of(StandardOpenOption.CREATE,
+            channel = FileChannel.open(fileFor(key, firstOwnFolder(lockFolders, uid)), Set.of(StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), fileAttributes(OWNER_ONLY_FILE));
             FileLock lock = channel.tryLock();
             if (lock == null) {
@@ -100,11 +111,50 @@ final class MountPointLock implements AutoCloseable {
 
     /** The folder of user {@code uid}'s lock files: {@code $XDG_RUNTIME_DIR/coffer}, else {@code coffer-UID} in the temp folder. */
     static Path folderFor(long uid) {
+        return foldersFor(uid).get(0);
+    }
+
+    /**
+     * Where user {@code uid}'s lock files may go, in order: {@code $XDG_RUNTIME_DIR/coffer} if that
+     * folder is the user's (root run with a user's environment, sudo -E, would otherwise make a
+     * folder of root's in the user's runtime folder, and the user's mounts would all be refused);
+     * {@code coffer-UID} in the temp folder; {@code .cache/coffer-mount-locks} in the home folder,
+     * for when another user has taken the name in a shared temp folder first.
+     */
+    static List<Path> foldersFor(long uid) {
+        List<Path> folders = new ArrayList<>();
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute() && Files.isDirectory(Path.of(runtime))) {
-            return Path.of(runtime, "coffer");
+        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute() && ownedBy(Path.of(runtime), uid)) {
+            folders.add(Path.of(runtime, "coffer"));
         }
-        return Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid);
+        folders.add(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid));
+        folders.add(Path.of(System.getProperty("user.home"), ".cache", "coffer-mount-locks"));
+        return folders;
+    }
+
+    private static boolean ownedBy(Path folder, long uid) {
+        try {
+            return Files.isDirectory(folder)
+                    && (!posix() || ((Number) Files.getAttribute(folder, "unix:uid")).longValue() == uid);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Path firstOwnFolder(List<Path> folders, long uid) throws IOException {
+        IOException first = null;
+        for (Path folder : folders) {
+            try {
+                return ownFolder(folder, uid);
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        throw first != null ? first : new IOException("no folder for the mount point locks");
     }
 
     /** The lock file of mount point {@code key} (a real path) in {@code folder}. */
@@ -125,6 +175,9 @@ final class MountPointLock implements AutoCloseable {
     private static Path ownFolder(Path folder, long uid) throws IOException {
         if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
             try {
+                if (folder.getParent() != null) {
+                    Files.createDirectories(folder.getParent()); // ~/.cache for the last choice
+                }
                 Files.createDirectory(folder, fileAttributes(OWNER_ONLY_FOLDER));
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 // made meanwhile: checked below like any existing one

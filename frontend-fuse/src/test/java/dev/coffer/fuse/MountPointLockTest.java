@@ -77,14 +77,70 @@ class MountPointLockTest {
                 .as("a link, which another user could point anywhere").hasMessageContaining("not a folder of this user");
     }
 
+    /**
+     * A link another user made at {@code coffer-UID} in the shared temp folder (or a folder of theirs):
+     * the locks go to the user's home instead, rather than every mount of this user being refused.
+     */
     @Test
-    void theLockFilesGoInTheRuntimeFolderElseInTheUsersFolderInTheTempFolder() {
+    void aLockFolderNameTakenInTheSharedTempFolderFallsBackToTheHome() throws Exception {
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+        Files.createSymbolicLink(shared.resolve("coffer-" + uid()), elsewhere);
+        Path home = Files.createDirectory(tmp.resolve("home"));
+
+        String out = lockInChild(Files.createDirectory(tmp.resolve("mnt")), uid(), null, shared, home);
+
+        assertThat(out).isEqualTo("locked");
+        Path locks = home.resolve(".cache/coffer-mount-locks");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(locks))).isEqualTo("rwx------");
+        try (var files = Files.list(locks)) {
+            assertThat(files.count()).isEqualTo(1);
+        }
+        try (var files = Files.list(elsewhere)) {
+            assertThat(files.count()).as("nothing where the link points").isZero();
+        }
+    }
+
+    /**
+     * A runtime folder of another user (root run with a user's environment: sudo -E) is not written
+     * to: a folder of root's there would refuse every later mount of that user.
+     */
+    @Test
+    void theRuntimeFolderOfAnotherUserIsLeftAlone() throws Exception {
+        Path runtime = Files.createDirectory(tmp.resolve("run"));
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        Path home = Files.createDirectory(tmp.resolve("home"));
+
+        lockInChild(Files.createDirectory(tmp.resolve("mnt")), uid() + 1, runtime, shared, home);
+
+        assertThat(runtime.resolve("coffer")).doesNotExist();
+    }
+
+    /** Runs {@link DefaultLockFolderProcess} with this runtime folder (none if null), temp folder and home; its output. */
+    private String lockInChild(Path mnt, long uid, Path runtime, Path tempFolder, Path home) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tempFolder, "-Duser.home=" + home, "-cp", System.getProperty("java.class.path"),
+                DefaultLockFolderProcess.class.getName(), mnt.toString(), Long.toString(uid)));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        if (runtime == null) {
+            pb.environment().remove("XDG_RUNTIME_DIR");
+        } else {
+            pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        }
+        Process child = pb.start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
+
+    @Test
+    void theLockFilesGoInTheRuntimeFolderElseInTheUsersFolderInTheTempFolder() throws Exception {
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        Path folder = MountPointLock.folderFor(1000);
+        Path folder = MountPointLock.folderFor(uid());
         if (runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))) {
             assertThat(folder).isEqualTo(Path.of(runtime, "coffer"));
         } else {
-            assertThat(folder).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "coffer-1000"));
+            assertThat(folder).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid()));
         }
     }
 }
