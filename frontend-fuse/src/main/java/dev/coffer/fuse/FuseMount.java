@@ -44,6 +44,8 @@ public final class FuseMount implements AutoCloseable {
     private final Object unmounting = new Object();
     /** Set once the owner asked for an unmount: the exit guard then leaves it to the owner. */
     private volatile boolean ownerUnmounts;
+    /** Set before this mount unmounts itself (asked by the owner or by the exit guard): no detach by somebody else. */
+    private volatile boolean unmountedHere;
 
     private FuseMount(NativeFuse natives, FuseAdapter adapter, MountPoint mountPoint, Pointer fuse, Pointer mountPointString,
             MountOptions options, ExitGuard exitGuard) {
@@ -187,6 +189,7 @@ public final class FuseMount implements AutoCloseable {
         }
         if (force) {
             if (MountTable.isMounted(mountPoint.folder())) {
+                unmountedHere = true;
                 fusermount.unmount(mountPoint.folder(), true);
             }
             // Detached, the folder is a plain local one until the last file closes: a program writing
@@ -199,7 +202,13 @@ public final class FuseMount implements AutoCloseable {
             return;
         }
         if (MountTable.isMounted(mountPoint.folder())) {
-            fusermount.unmount(mountPoint.folder(), false);
+            unmountedHere = true; // before the mount leaves the table: the session's end may come a moment later
+            try {
+                fusermount.unmount(mountPoint.folder(), false);
+            } catch (IOException | RuntimeException e) {
+                unmountedHere = false; // still mounted (busy): a detach by somebody else is reported again
+                throw e;
+            }
         } else if (!awaitEnd(FORCE_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
             // Detached already (somebody's lazy unmount) while programs still have files open: the
             // session ends when they close them. Busy, as a mount still in the table would be.
@@ -330,9 +339,9 @@ public final class FuseMount implements AutoCloseable {
                     if (awaitEnd(DETACH_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                         return;
                     }
-                    // The owner's own forced unmount is no detach by somebody else (its flag is set
-                    // before it detaches, so it is seen once the mount table shows the detach).
-                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted() && !ownerUnmounts) {
+                    // This mount's own unmount (the owner's, or the exit guard's) is no detach by somebody
+                    // else (its flag is set before it unmounts, so it is seen once the mount table shows it).
+                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted() && !unmountedHere) {
                         LOG.warn("{} was unmounted from elsewhere while programs still have files open in it; "
                                 + "the vault stays unlocked until they close them", mountPoint.folder());
                         mountPoint.removeCreated();

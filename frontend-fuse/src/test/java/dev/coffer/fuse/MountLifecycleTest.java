@@ -338,6 +338,33 @@ class MountLifecycleTest {
         }
     }
 
+    /**
+     * At exit, a busy mount no owner asked to unmount is detached by the exit guard: that is no
+     * detach by somebody else, and is not reported as one ("unmounted from elsewhere ... the vault
+     * stays unlocked"), which would be untrue as the process ends.
+     */
+    @Test
+    void theExitGuardsDetachIsNotReportedAsAnUnmountFromElsewhere() throws Exception {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        events.start();
+        root.addAppender(events);
+        FuseMount m = mounts.mount(backing, tmp.resolve("a/mnt"));
+        FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ);
+        try {
+            m.unmountAtExit();
+            assertThat(MountTable.isMounted(m.mountPoint())).as("detached").isFalse();
+            Thread.sleep(2_500); // the detach watch looks every second
+            assertThat(events.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .noneSatisfy(msg -> assertThat(msg).contains("unmounted from elsewhere"));
+        } finally {
+            root.detachAppender(events);
+            open.close();
+        }
+        assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.exists(tmp.resolve("a"))).isFalse();
+    }
+
     /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
     private void killedMountAt(Path mnt) throws Exception {
         Process child = childMountAt(mnt);
