@@ -1,5 +1,10 @@
 package dev.coffer.fuse;
 
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import jnr.constants.platform.Errno;
 import jnr.ffi.LibraryLoader;
@@ -25,6 +30,9 @@ final class EmptyFolders {
 
     static Outcome remove(Path folder) {
         Rmdir libc = Holder.LIBC;
+        if (libc == null) {
+            return removeChecked(folder);
+        }
         if (libc.rmdir(folder.toString()) == 0) {
             return Outcome.REMOVED;
         }
@@ -47,8 +55,39 @@ final class EmptyFolders {
         int rmdir(String path);
     }
 
-    /** Loaded on first use. */
+    /**
+     * Without a C library named "c" (Windows with WinFsp): looked at, then deleted only if a folder;
+     * a file made in between could still be lost, but only there.
+     */
+    private static Outcome removeChecked(Path folder) {
+        try {
+            if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                return Outcome.ABSENT;
+            }
+            if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+                return Outcome.NOT_A_FOLDER;
+            }
+            Files.delete(folder);
+            return Outcome.REMOVED;
+        } catch (DirectoryNotEmptyException e) {
+            return Outcome.NOT_EMPTY;
+        } catch (NoSuchFileException e) {
+            return Outcome.ABSENT;
+        } catch (IOException e) {
+            return Outcome.FAILED;
+        }
+    }
+
+    /** Loaded on first use; null where there is no C library named "c". */
     private static final class Holder {
-        static final Rmdir LIBC = LibraryLoader.create(Rmdir.class).failImmediately().load("c");
+        static final Rmdir LIBC = load();
+
+        private static Rmdir load() {
+            try {
+                return LibraryLoader.create(Rmdir.class).failImmediately().load("c");
+            } catch (LinkageError | RuntimeException e) {
+                return null;
+            }
+        }
     }
 }
