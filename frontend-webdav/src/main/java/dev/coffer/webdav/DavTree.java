@@ -192,15 +192,23 @@ final class DavTree {
     }
 
     /**
-     * Renames a copy made by {@link #copyToStaging} to {@code to} (which must be absent) and gives it
-     * the dead properties of {@code from}; if that fails, nothing of the copy is left at {@code to}.
+     * Renames a copy made by {@link #copyToStaging} to {@code to} and gives it the dead properties of
+     * {@code from}. {@code to} must be absent, unless {@code replaceFile}: then a file there is
+     * replaced by the one rename (the copy is a file too). If the properties fail, nothing of the copy
+     * is left at an absent {@code to}; a replaced file is gone already, so the copy stays there.
      */
-    void putCopyInPlace(Path staged, DavPath from, DavPath to) throws IOException {
-        Files.move(staged, file(to));
+    void putCopyInPlace(Path staged, DavPath from, DavPath to, boolean replaceFile) throws IOException {
+        if (replaceFile) {
+            Files.move(staged, file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            Files.move(staged, file(to));
+        }
         try {
             props.copied(from, to);
         } catch (IOException | RuntimeException e) {
-            removeLeftOf(to, e);
+            if (!replaceFile) {
+                removeLeftOf(to, e);
+            }
             throw e;
         }
     }
@@ -221,9 +229,16 @@ final class DavTree {
                 && Files.exists(member.resolveSibling(name.substring(sidecarOf.length())), LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Moves a file or folder with its dead properties; the target must be absent. */
-    void move(DavPath from, DavPath to) throws IOException {
-        Files.move(file(from), file(to));
+    /**
+     * Moves a file or folder with its dead properties. The target must be absent, unless {@code
+     * replaceFile}: then a file there is replaced by the one rename (what moves is a file too).
+     */
+    void move(DavPath from, DavPath to, boolean replaceFile) throws IOException {
+        if (replaceFile) {
+            Files.move(file(from), file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            Files.move(file(from), file(to));
+        }
         props.moved(from, to);
     }
 }

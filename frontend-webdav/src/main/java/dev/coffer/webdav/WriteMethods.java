@@ -197,13 +197,16 @@ final class WriteMethods {
                         return DavReply.status(412);
                     }
                 }
-                // What is overwritten is set aside, not deleted, until the new resource is in place,
-                // and put back if that fails.
-                aside = dstExists ? tree.setAside(dst) : null;
+                // A file over a file is replaced by one rename, as a PUT's: the name is never absent, and
+                // a crash cannot leave the old file hidden under a server name with the name gone. What
+                // else is overwritten (a folder, or a file by a folder) is set aside, not deleted, until
+                // the new resource is in place, and put back if that fails.
+                boolean fileOverFile = dstExists && !tree.isFolder(dst) && tree.attributes(src).map(a -> !a.isDirectory()).orElse(false);
+                aside = dstExists && !fileOverFile ? tree.setAside(dst) : null;
                 if (move) {
-                    tree.move(src, dst);
+                    tree.move(src, dst, fileOverFile);
                 } else {
-                    tree.putCopyInPlace(staged, src, dst);
+                    tree.putCopyInPlace(staged, src, dst, fileOverFile);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -222,7 +225,9 @@ final class WriteMethods {
         }
         if (aside != null) {
             tree.discard(aside);
-            locks.removeAtOrBelow(dst);
+        }
+        if (dstExists) {
+            locks.removeAtOrBelow(dst); // the overwritten resource's locks go with it
         }
         if (move) {
             locks.removeAtOrBelow(src);
