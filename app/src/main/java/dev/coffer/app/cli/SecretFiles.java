@@ -8,12 +8,17 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 
 /**
  * Reads a secret (passphrase or recovery words) from a UTF-8 file into a {@code char[]}, wiping
- * every intermediate buffer. The file must exist and be at most {@value #MAX_BYTES} bytes.
+ * every intermediate buffer. The file must exist and be a regular file of at most
+ * {@value #MAX_BYTES} bytes, or a named pipe (a FIFO, or {@code /dev/fd/63} from bash's
+ * {@code <(...)}), which is read once: for a first line only up to its line break, since the
+ * writer may keep its end open.
  *
  * <p>Not responsible for where the file name comes from or what the secret is checked against.
  */
@@ -24,7 +29,7 @@ final class SecretFiles {
 
     /** The first line, without its line break (LF, CR or CRLF) and without a leading byte order mark. */
     static char[] firstLine(Path file) throws IOException, CliException {
-        char[] all = whole(file);
+        char[] all = decode(read(file, true), file);
         try {
             int start = all.length > 0 && all[0] == '\uFEFF' ? 1 : 0;
             int end = start;
@@ -37,20 +42,56 @@ final class SecretFiles {
         }
     }
 
-    /** The whole file as characters. */
+    /** The whole file as characters (a pipe: all it carries until its writer closes it). */
     static char[] whole(Path file) throws IOException, CliException {
-        if (!Files.isRegularFile(file)) {
-            throw CliException.usage("secret file not found (or not a file): " + file);
-        }
-        byte[] bytes;
+        return decode(read(file, false), file);
+    }
+
+    /** The file's bytes; the caller wipes them. */
+    private static byte[] read(Path file, boolean firstLineOfPipe) throws IOException, CliException {
+        boolean pipe = SecretFileKind.of(file) == SecretFileKind.PIPE;
         try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_BYTES + 1);
+            byte[] bytes = pipe && firstLineOfPipe ? upToFirstLineFeed(in) : in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                Arrays.fill(bytes, (byte) 0);
+                throw CliException.usage("secret file larger than " + MAX_BYTES + " bytes"
+                        + (pipe ? " without a line break" : "") + ": " + file);
+            }
+            return bytes;
         }
+    }
+
+    /**
+     * The bytes before the first LF (which never occurs inside a UTF-8 sequence), or all until the
+     * end, at most {@value #MAX_BYTES} + 1. Reads as the bytes come, never waiting for more than one
+     * read returns once a line feed has arrived.
+     */
+    private static byte[] upToFirstLineFeed(InputStream in) throws IOException {
+        byte[] buffer = new byte[MAX_BYTES + 1];
+        try {
+            int length = 0;
+            while (length < buffer.length) {
+                int n = in.read(buffer, length, buffer.length - length);
+                if (n < 0) {
+                    break;
+                }
+                for (int i = length; i < length + n; i++) {
+                    if (buffer[i] == '\n') {
+                        return Arrays.copyOf(buffer, i);
+                    }
+                }
+                length += n;
+            }
+            return Arrays.copyOf(buffer, length);
+        } finally {
+            Arrays.fill(buffer, (byte) 0);
+        }
+    }
+
+    /** UTF-8 {@code bytes} as characters; wipes {@code bytes} and the decoder's buffer. */
+    private static char[] decode(byte[] bytes, Path file) throws CliException {
         CharBuffer chars = null;
         try {
-            if (bytes.length > MAX_BYTES) {
-                throw CliException.usage("secret file larger than " + MAX_BYTES + " bytes: " + file);
-            }
             chars = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
@@ -63,6 +104,39 @@ final class SecretFiles {
             Arrays.fill(bytes, (byte) 0);
             if (chars != null) {
                 Arrays.fill(chars.array(), '\0');
+            }
+        }
+    }
+
+    /** The kinds of file a secret may be read from. */
+    private enum SecretFileKind {
+        REGULAR, PIPE;
+
+        private static final int S_IFMT = 0170000;
+        private static final int S_IFIFO = 0010000;
+
+        static SecretFileKind of(Path file) throws IOException, CliException {
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            } catch (NoSuchFileException e) {
+                throw CliException.usage("secret file not found: " + file);
+            }
+            if (attributes.isRegularFile()) {
+                return REGULAR;
+            }
+            if (attributes.isOther() && isFifo(file)) {
+                return PIPE;
+            }
+            // A folder, a terminal or another device: reading one would fail, hang or never end.
+            throw CliException.usage("secret file is not a file or a pipe: " + file);
+        }
+
+        private static boolean isFifo(Path file) throws IOException {
+            try {
+                return ((Integer) Files.getAttribute(file, "unix:mode") & S_IFMT) == S_IFIFO;
+            } catch (UnsupportedOperationException | IllegalArgumentException e) {
+                return false; // no unix attributes (Windows): no pipe to name by a path either
             }
         }
     }

@@ -3,15 +3,23 @@ package dev.coffer.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** Passphrase files: the first line without its break, UTF-8 only, must exist. */
+/** Passphrase files: the first line without its break, UTF-8 only, must exist; a named pipe is read once. */
 class SecretFilesTest {
     @TempDir
     Path tmp;
@@ -44,5 +52,104 @@ class SecretFilesTest {
     void aHugeFileIsRefused() throws IOException {
         Path f = Files.write(tmp.resolve("p"), new byte[SecretFiles.MAX_BYTES + 1]);
         assertThatThrownBy(() -> SecretFiles.firstLine(f)).isInstanceOf(CliException.class).hasMessageContaining("larger");
+    }
+
+    @Test
+    void aNamedPipeGivesItsFirstLineWithoutWaitingForTheWriterToClose() throws Exception {
+        Path fifo = fifo("pass.fifo");
+        // The writer keeps its end open after the line, as a slow script may.
+        PipeWriter writer = new PipeWriter(fifo, "pässword 🔐\r\nnext line".getBytes(StandardCharsets.UTF_8));
+        try {
+            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo));
+            assertThat(new String(line)).isEqualTo("pässword 🔐");
+        } finally {
+            writer.close();
+        }
+    }
+
+    @Test
+    void aNamedPipeWithoutALineBreakGivesAllItCarries() throws Exception {
+        Path fifo = fifo("pass.fifo");
+        PipeWriter writer = new PipeWriter(fifo, "secret words".getBytes(StandardCharsets.UTF_8));
+        writer.closeWhenWritten();
+        try {
+            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo));
+            assertThat(new String(line)).isEqualTo("secret words");
+        } finally {
+            writer.close();
+        }
+    }
+
+    @Test
+    void aNamedPipeWithoutALineBreakInItsFirst64KiBIsRefused() throws Exception {
+        Path fifo = fifo("pass.fifo");
+        PipeWriter writer = new PipeWriter(fifo, new byte[SecretFiles.MAX_BYTES + 10]);
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(() -> SecretFiles.firstLine(fifo))
+                    .isInstanceOf(CliException.class).hasMessageContaining("larger"));
+        } finally {
+            writer.close();
+        }
+    }
+
+    @Test
+    void aDeviceIsRefused() {
+        assumeTrue(Files.exists(Path.of("/dev/null")));
+        assertThatThrownBy(() -> SecretFiles.firstLine(Path.of("/dev/null"))).isInstanceOf(CliException.class)
+                .hasMessageContaining("not a file or a pipe");
+    }
+
+    private Path fifo(String name) throws IOException, InterruptedException {
+        Path fifo = tmp.resolve(name);
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        } catch (IOException e) {
+            assumeTrue(false, "no mkfifo here");
+            throw e;
+        }
+        assumeTrue(mkfifo.waitFor() == 0, "mkfifo failed");
+        return fifo;
+    }
+
+    /**
+     * Writes bytes into a named pipe from a daemon thread and keeps its end open until closed (or
+     * {@link #closeWhenWritten}). If nobody opened the pipe to read, {@link #close} does, so the
+     * writer never stays blocked.
+     */
+    private static final class PipeWriter {
+        private final Path fifo;
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final Thread thread;
+
+        PipeWriter(Path fifo, byte[] content) {
+            this.fifo = fifo;
+            thread = new Thread(() -> {
+                try (OutputStream out = Files.newOutputStream(fifo)) {
+                    out.write(content);
+                    out.flush();
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (IOException | InterruptedException e) {
+                    // the reader closed its end early: nothing more to write
+                }
+            }, "pipe-writer");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void closeWhenWritten() {
+            release.countDown();
+        }
+
+        void close() throws IOException, InterruptedException {
+            release.countDown();
+            thread.join(2000);
+            if (thread.isAlive()) {
+                try (var in = Files.newInputStream(fifo)) {
+                    in.readAllBytes();
+                }
+                thread.join(2000);
+            }
+        }
     }
 }
