@@ -52,7 +52,7 @@ final class PassphraseSource {
 
     private char[] fileOrEnv(Path file, String envName) throws IOException, CliException {
         if (file != null) {
-            return SecretFiles.firstLine(file);
+            return SecretFiles.firstLine(file, ctx.err());
         }
         String value = ctx.envValue(envName);
         return value == null ? null : value.toCharArray();

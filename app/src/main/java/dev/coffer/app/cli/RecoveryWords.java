@@ -19,7 +19,7 @@ final class RecoveryWords {
         char[] chars = null;
         try {
             if (wordsFile != null) {
-                chars = SecretFiles.whole(wordsFile);
+                chars = SecretFiles.whole(wordsFile, ctx.err());
             } else if (ctx.envValue(ENV) != null) {
                 return ctx.envValue(ENV);
             } else if (ctx.terminal().isAvailable()) {

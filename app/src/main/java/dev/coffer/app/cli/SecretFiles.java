@@ -2,6 +2,7 @@ package dev.coffer.app.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -18,7 +19,8 @@ import java.util.Arrays;
  * every intermediate buffer. The file must exist and be a regular file of at most
  * {@value #MAX_BYTES} bytes, or a named pipe (a FIFO, or {@code /dev/fd/63} from bash's
  * {@code <(...)}), which is read once: for a first line only up to its line break, since the
- * writer may keep its end open.
+ * writer may keep its end open. A regular file that group or others may access is read, with a
+ * warning (as ssh warns of a private key file others can read); a pipe passes and is gone.
  *
  * <p>Not responsible for where the file name comes from or what the secret is checked against.
  */
@@ -28,8 +30,8 @@ final class SecretFiles {
     private SecretFiles() {}
 
     /** The first line, without its line break (LF, CR or CRLF) and without a leading byte order mark. */
-    static char[] firstLine(Path file) throws IOException, CliException {
-        char[] all = decode(read(file, true), file);
+    static char[] firstLine(Path file, PrintStream warnings) throws IOException, CliException {
+        char[] all = decode(read(file, true, warnings), file);
         try {
             int start = all.length > 0 && all[0] == '\uFEFF' ? 1 : 0;
             int end = start;
@@ -43,13 +45,16 @@ final class SecretFiles {
     }
 
     /** The whole file as characters (a pipe: all it carries until its writer closes it). */
-    static char[] whole(Path file) throws IOException, CliException {
-        return decode(read(file, false), file);
+    static char[] whole(Path file, PrintStream warnings) throws IOException, CliException {
+        return decode(read(file, false, warnings), file);
     }
 
     /** The file's bytes; the caller wipes them. */
-    private static byte[] read(Path file, boolean firstLineOfPipe) throws IOException, CliException {
+    private static byte[] read(Path file, boolean firstLineOfPipe, PrintStream warnings) throws IOException, CliException {
         boolean pipe = SecretFileKind.of(file) == SecretFileKind.PIPE;
+        if (!pipe) {
+            warnIfOthersMayAccess(file, warnings);
+        }
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = pipe && firstLineOfPipe ? upToFirstLineFeed(in) : in.readNBytes(MAX_BYTES + 1);
             if (bytes.length > MAX_BYTES) {
@@ -58,6 +63,19 @@ final class SecretFiles {
                         + (pipe ? " without a line break" : "") + ": " + file);
             }
             return bytes;
+        }
+    }
+
+    private static void warnIfOthersMayAccess(Path file, PrintStream warnings) throws IOException {
+        int mode;
+        try {
+            mode = (Integer) Files.getAttribute(file, "unix:mode") & 0777;
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return; // no POSIX modes here (Windows)
+        }
+        if ((mode & 0077) != 0) {
+            warnings.println("coffer: warning: the secret file " + file + " is accessible by group or others (mode "
+                    + String.format("%04o", mode) + "); make it private: chmod 600 " + file);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,6 +84,27 @@ class CreateInfoTest {
         Path file = Cli.file(tmp, "pass.txt", PASSPHRASE + "\n");
         Cli.Result r = Cli.withPassphrase("not the passphrase").run("info", vault.toString(), "--passphrase-file", file.toString());
         assertThat(r.code()).as(r.toString()).isZero();
+    }
+
+    @Test
+    void aPassphraseFileOthersCanReadIsUsedWithAWarning() throws IOException {
+        Path vault = Cli.createVault(tmp.resolve("v"), PASSPHRASE);
+        Path file = Cli.file(tmp, "pass.txt", PASSPHRASE + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        Cli.Result r = Cli.withEnv().run("info", vault.toString(), "--passphrase-file", file.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("warning").contains(file.toString()).contains("0644").contains("chmod 600")
+                .doesNotContain(PASSPHRASE);
+    }
+
+    @Test
+    void aPassphraseFileOnlyItsOwnerCanReadGivesNoWarning() throws IOException {
+        Path vault = Cli.createVault(tmp.resolve("v"), PASSPHRASE);
+        Path file = Cli.file(tmp, "pass.txt", PASSPHRASE + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        Cli.Result r = Cli.withEnv().run("info", vault.toString(), "--passphrase-file", file.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.err()).isEmpty();
     }
 
     @Test

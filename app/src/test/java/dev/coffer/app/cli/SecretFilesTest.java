@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,35 +25,37 @@ import org.junit.jupiter.api.Test;
 class SecretFilesTest {
     @TempDir
     Path tmp;
+    private final ByteArrayOutputStream warningBytes = new ByteArrayOutputStream();
+    private final PrintStream warnings = new PrintStream(warningBytes, true, StandardCharsets.UTF_8);
 
     @ParameterizedTest
     @ValueSource(strings = {"pässword 🔐", "pässword 🔐\n", "pässword 🔐\r\n", "pässword 🔐\rnext", "\uFEFFpässword 🔐\nnext\n"})
     void firstLineWithoutLineBreak(String content) throws Exception {
         Path f = Cli.file(tmp, "p", content);
-        assertThat(new String(SecretFiles.firstLine(f))).isEqualTo("pässword 🔐");
+        assertThat(new String(SecretFiles.firstLine(f, warnings))).isEqualTo("pässword 🔐");
     }
 
     @Test
     void spacesAreKept() throws Exception {
-        assertThat(new String(SecretFiles.firstLine(Cli.file(tmp, "p", "  two spaces  \n")))).isEqualTo("  two spaces  ");
+        assertThat(new String(SecretFiles.firstLine(Cli.file(tmp, "p", "  two spaces  \n"), warnings))).isEqualTo("  two spaces  ");
     }
 
     @Test
     void notUtf8IsRefused() throws IOException {
         Path f = Files.write(tmp.resolve("p"), new byte[] {'a', (byte) 0xff, 'b'});
-        assertThatThrownBy(() -> SecretFiles.firstLine(f)).isInstanceOf(CliException.class).hasMessageContaining("not UTF-8");
+        assertThatThrownBy(() -> SecretFiles.firstLine(f, warnings)).isInstanceOf(CliException.class).hasMessageContaining("not UTF-8");
     }
 
     @Test
     void aMissingFileOrAFolderIsRefused() {
-        assertThatThrownBy(() -> SecretFiles.firstLine(tmp.resolve("none"))).isInstanceOf(CliException.class);
-        assertThatThrownBy(() -> SecretFiles.firstLine(tmp)).isInstanceOf(CliException.class);
+        assertThatThrownBy(() -> SecretFiles.firstLine(tmp.resolve("none"), warnings)).isInstanceOf(CliException.class);
+        assertThatThrownBy(() -> SecretFiles.firstLine(tmp, warnings)).isInstanceOf(CliException.class);
     }
 
     @Test
     void aHugeFileIsRefused() throws IOException {
         Path f = Files.write(tmp.resolve("p"), new byte[SecretFiles.MAX_BYTES + 1]);
-        assertThatThrownBy(() -> SecretFiles.firstLine(f)).isInstanceOf(CliException.class).hasMessageContaining("larger");
+        assertThatThrownBy(() -> SecretFiles.firstLine(f, warnings)).isInstanceOf(CliException.class).hasMessageContaining("larger");
     }
 
     @Test
@@ -60,8 +64,9 @@ class SecretFilesTest {
         // The writer keeps its end open after the line, as a slow script may.
         PipeWriter writer = new PipeWriter(fifo, "pässword 🔐\r\nnext line".getBytes(StandardCharsets.UTF_8));
         try {
-            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo));
+            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo, warnings));
             assertThat(new String(line)).isEqualTo("pässword 🔐");
+            assertThat(warningBytes.size()).as("no mode warning for a pipe").isZero();
         } finally {
             writer.close();
         }
@@ -73,7 +78,7 @@ class SecretFilesTest {
         PipeWriter writer = new PipeWriter(fifo, "secret words".getBytes(StandardCharsets.UTF_8));
         writer.closeWhenWritten();
         try {
-            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo));
+            char[] line = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> SecretFiles.firstLine(fifo, warnings));
             assertThat(new String(line)).isEqualTo("secret words");
         } finally {
             writer.close();
@@ -85,7 +90,7 @@ class SecretFilesTest {
         Path fifo = fifo("pass.fifo");
         PipeWriter writer = new PipeWriter(fifo, new byte[SecretFiles.MAX_BYTES + 10]);
         try {
-            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(() -> SecretFiles.firstLine(fifo))
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(() -> SecretFiles.firstLine(fifo, warnings))
                     .isInstanceOf(CliException.class).hasMessageContaining("larger"));
         } finally {
             writer.close();
@@ -95,7 +100,7 @@ class SecretFilesTest {
     @Test
     void aDeviceIsRefused() {
         assumeTrue(Files.exists(Path.of("/dev/null")));
-        assertThatThrownBy(() -> SecretFiles.firstLine(Path.of("/dev/null"))).isInstanceOf(CliException.class)
+        assertThatThrownBy(() -> SecretFiles.firstLine(Path.of("/dev/null"), warnings)).isInstanceOf(CliException.class)
                 .hasMessageContaining("not a file or a pipe");
     }
 
