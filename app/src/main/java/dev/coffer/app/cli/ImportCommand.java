@@ -36,12 +36,29 @@ final class ImportCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /**
+     * A source holding the vault folder (importing ~ with the vault in ~/Dropbox/vault) would copy
+     * the vault's ciphertext into itself while it grows, and one inside it is ciphertext only.
+     * Compared by real paths: links do not hide either.
+     */
+    private void requireApartFromVault() throws CliException {
+        if (dev.coffer.fuse.MountPaths.isInside(vault, source)) {
+            throw CliException.usage("the source must not hold the vault folder: " + source
+                    + " (the vault's own files would be imported into it, over and over)");
+        }
+        if (dev.coffer.fuse.MountPaths.isInside(source, vault)) {
+            throw CliException.usage("the source must not be inside the vault folder: " + source
+                    + " (that is the vault's encrypted content)");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if (!Files.isDirectory(source)) {
             throw CliException.usage("not a folder: " + source);
         }
         Vaults.requireVault(vault);
+        requireApartFromVault();
         TreeImporter importer = new TreeImporter(ctx.err());
         try (CofferFileSystem fs = Vaults.open(ctx, vault, passphrase, false)) {
             Path target = Vaults.cleartextPath(fs, to);

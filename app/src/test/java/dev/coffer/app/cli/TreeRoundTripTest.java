@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +87,34 @@ class TreeRoundTripTest {
         Cli.Result again = cli().run("import", vault.toString(), source.toString());
         assertThat(again.code()).isEqualTo(ExitCodes.OTHER);
         assertThat(again.err()).contains("already exists: /");
+    }
+
+    @Test
+    void anImportOfAFolderHoldingTheVaultIsRefused() throws IOException {
+        // tmp holds the vault, as ~ holds ~/Dropbox/vault: its ciphertext would be copied into itself.
+        Path link = Files.createSymbolicLink(tmp.resolve("tmp-link"), tmp);
+        List<String> before = listing(vault);
+        for (Path src : new Path[] {tmp, link, vault, link.resolve("vault")}) {
+            Cli.Result r = cli().run("import", vault.toString(), src.toString());
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("must not hold the vault folder").contains(src.toString());
+        }
+        assertThat(listing(vault)).isEqualTo(before);
+    }
+
+    @Test
+    void anImportFromInsideTheVaultFolderIsRefused() throws IOException {
+        List<String> before = listing(vault);
+        Cli.Result r = cli().run("import", vault.toString(), vault.resolve("d").toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("must not be inside the vault folder");
+        assertThat(listing(vault)).isEqualTo(before);
+    }
+
+    private static List<String> listing(Path folder) throws IOException {
+        try (Stream<Path> all = Files.walk(folder)) {
+            return all.map(p -> folder.relativize(p).toString()).sorted().toList();
+        }
     }
 
     @Test
