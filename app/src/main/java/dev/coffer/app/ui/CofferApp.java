@@ -105,7 +105,7 @@ public final class CofferApp extends Application {
         instance = SingleInstance.listen(r.configFolder(), args -> Platform.runLater(() -> openForwarded(args)));
         tray = Tray.install(messages.get("app.name"), new Tray.Actions(
                 messages.get("tray.show"), () -> Platform.runLater(gui::bringToFront),
-                messages.get("main.lockAll"), () -> background.run(() -> service.lockAll(false), x -> { }, x -> { }),
+                messages.get("main.lockAll"), () -> Platform.runLater(gui::lockAll),
                 messages.get("main.quit.lockAll"), () -> Platform.runLater(this::quit)));
         Platform.setImplicitExit(false);
         service.addListener(() -> Platform.runLater(this::serviceChanged));

@@ -185,9 +185,17 @@ public final class Gui {
         Optional.ofNullable(chooser.showDialog(stage)).map(File::toPath).ifPresent(main::addExisting);
     }
 
+    /** Lock all (the tray's item): shows the window if some vault stayed unlocked, which it names. */
+    public void lockAll() {
+        main.lockAllOfferingForce(this::bringToFront);
+    }
+
     private void askForceLock(ManagedVault v) {
         if (main.forceLockOffer().get() != v) {
             return;
+        }
+        if (stage != null && !stage.isShowing()) {
+            bringToFront(); // asked from the tray with the window hidden: the question needs its owner
         }
         if (confirm(m.get("main.forceLock.title"), m.get("main.forceLock.text", v.settings().name()),
                 m.get("main.forceLock.force"), "confirm-force-lock")) {

@@ -8,7 +8,11 @@ import dev.coffer.app.vaults.VaultService;
 import dev.coffer.app.vaults.VaultState;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
@@ -25,7 +29,8 @@ import javafx.collections.ObservableList;
  * The main window's state and actions: the vault list (kept in step with the {@link VaultService},
  * whose events arrive on any thread and are moved to the UI thread), the selection, add existing
  * (folder or vault.coffer, also by drag and drop), remove from the list, reveal, lock (offering a
- * forced lock when files are open) and lock all. Uses javafx.beans observables only: no scene
+ * forced lock when files are open) and lock all (naming the vaults that stayed unlocked and offering
+ * each busy one the same forced lock). Uses javafx.beans observables only: no scene
  * graph, no FX thread needed, so tests drive it directly.
  *
  * <p>Not responsible for dialogs (the views open them) or for unlocking ({@link UnlockViewModel}).
@@ -41,6 +46,8 @@ public final class MainViewModel {
     private final StringProperty notice = new SimpleStringProperty("");
     private final ObjectProperty<ManagedVault> forceLockOffer = new SimpleObjectProperty<>();
     private final BooleanProperty busy = new SimpleBooleanProperty();
+    /** Busy vaults of the last lock all still to be offered a forced lock, one after another. */
+    private final Deque<ManagedVault> forceLockQueue = new ArrayDeque<>();
 
     public MainViewModel(VaultService service, Background background, Messages messages, FileManager fileManager,
             Executor uiThread) {
@@ -156,10 +163,21 @@ public final class MainViewModel {
         ManagedVault v = forceLockOffer.get();
         forceLockOffer.set(null);
         lock(v, true);
+        offerNextForceLock();
     }
 
     public void declineForceLock() {
         forceLockOffer.set(null);
+        offerNextForceLock();
+    }
+
+    private void offerNextForceLock() {
+        while (forceLockOffer.get() == null && !forceLockQueue.isEmpty()) {
+            ManagedVault next = forceLockQueue.poll();
+            if (next.state() == VaultState.UNLOCKED) { // not locked meanwhile
+                forceLockOffer.set(next);
+            }
+        }
     }
 
     private void lock(ManagedVault v, boolean force) {
@@ -186,6 +204,43 @@ public final class MainViewModel {
     /** Locks every vault (quit, tray); returns the names that stayed unlocked because files were open. */
     public List<String> lockAll(boolean force) {
         return service.lockAll(force).stream().map(v -> v.settings().name()).toList();
+    }
+
+    /**
+     * Lock all as the person asks it (tray, menu): locks every unlocked vault in the background;
+     * the notice names each vault that stayed unlocked and why, and each one with files open is
+     * offered the forced lock a single lock offers, one after another. {@code someStayed} runs when
+     * any stayed, so that a hidden window can be shown to say so.
+     */
+    public void lockAllOfferingForce(Runnable someStayed) {
+        busy.set(true);
+        background.run(() -> service.lockAllSayingWhy(false), stayed -> {
+            busy.set(false);
+            if (stayed.isEmpty()) {
+                notice.set("");
+                return;
+            }
+            notice.set(stayedUnlocked(stayed));
+            stayed.forEach((v, why) -> {
+                if (why.problem() == Problem.DRIVE_BUSY) {
+                    forceLockQueue.add(v);
+                }
+            });
+            someStayed.run();
+            offerNextForceLock();
+        }, failure -> {
+            busy.set(false);
+            notice.set(messages.problem(failure));
+            someStayed.run();
+        });
+    }
+
+    private String stayedUnlocked(Map<ManagedVault, VaultException> stayed) {
+        List<String> each = new ArrayList<>();
+        stayed.forEach((v, why) -> each.add(why.problem() == Problem.DRIVE_BUSY
+                ? messages.get("main.lockAll.stayedBusy", v.settings().name())
+                : messages.get("main.lockAll.stayedFailed", v.settings().name(), messages.problem(why))));
+        return messages.get("main.lockAll.stayed", String.join("; ", each));
     }
 
     /** The state line of a vault in the list, e.g. "Unlocked at /home/a/Vaults/Taxes". */

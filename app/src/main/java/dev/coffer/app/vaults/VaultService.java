@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -265,13 +267,21 @@ public final class VaultService {
 
     /** Locks every unlocked vault (quit, tray); returns the ones that stayed unlocked (busy without force). */
     public List<ManagedVault> lockAll(boolean force) {
-        List<ManagedVault> stayed = new ArrayList<>();
+        return List.copyOf(lockAllSayingWhy(force).keySet());
+    }
+
+    /**
+     * Locks every unlocked vault; returns the ones that stayed unlocked, in list order, each with
+     * why ({@link Problem#DRIVE_BUSY} without force, or the failure).
+     */
+    public Map<ManagedVault, VaultException> lockAllSayingWhy(boolean force) {
+        Map<ManagedVault, VaultException> stayed = new LinkedHashMap<>();
         for (ManagedVault v : vaults) {
             if (v.state() == VaultState.UNLOCKED) {
                 try {
                     lock(v, force);
                 } catch (VaultException e) {
-                    stayed.add(v);
+                    stayed.put(v, e);
                 }
             }
         }

@@ -12,10 +12,13 @@ import java.awt.PopupMenu;
 import java.awt.SystemTray;
 import java.awt.TrayIcon;
 import java.awt.event.ActionEvent;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -31,7 +34,7 @@ import org.testfx.api.FxToolkit;
  * (this class's JVM is not headless: failsafe starts a JVM per test class, app/pom.xml gives it
  * the DISPLAY), the application as a launch runs it (JavaFX itself stays on Monocle). The icon is
  * embedded in trayer's panel; its menu unlocks and locks each vault (real FUSE drives), shows the
- * window, locks all, and quits (locks, then exits); closing the window with a vault unlocked hides it, keeps the app
+ * window, locks all (offering to force a vault with files open), and quits (locks, then exits); closing the window with a vault unlocked hides it, keeps the app
  * running and says so once. Xvfb and trayer end with this class's JVM ({@link TrayDesktop}).
  */
 class TrayIT {
@@ -102,12 +105,27 @@ class TrayIT {
             click(icon, "Daily" + DASH + "Unlocked");
             Fx.await("Daily locked from the tray", 30, () -> daily.state() == VaultState.LOCKED);
 
-            // lock all
+            // lock all: a vault with a file open stays unlocked, is named, and is offered the forced lock
             unlockFromTray(icon, "Daily" + DASH + "Locked", daily);
             unlockFromTray(icon, "Work" + DASH + "Locked", work);
-            click(icon, "Lock all");
-            Fx.await("every vault locked from the tray", 30, () -> daily.state() == VaultState.LOCKED
-                    && work.state() == VaultState.LOCKED);
+            Path workDrive = Path.of(work.drive().orElseThrow().location());
+            Files.writeString(workDrive.resolve("open.txt"), "held open");
+            close(stage);
+            Fx.await("the window hidden before lock all", 10, () -> !stage.isShowing());
+            try (FileChannel open = FileChannel.open(workDrive.resolve("open.txt"), StandardOpenOption.READ)) {
+                click(icon, "Lock all");
+                Fx.await("the offer to force Work's lock", 30, () -> robot.lookup("#confirm-force-lock").tryQuery().isPresent());
+                assertThat(daily.state()).isEqualTo(VaultState.LOCKED);
+                assertThat(work.state()).isEqualTo(VaultState.UNLOCKED);
+                assertThat(stage.isShowing()).as("the window shown again to say so").isTrue();
+                assertThat(app.gui().mainViewModel().notice().get()).contains("Work").contains("files open");
+                assertThat(robot.lookup(".label").queryAllAs(Label.class)).extracting(Label::getText)
+                        .anyMatch(text -> text.contains("\u201cWork\u201d"));
+                assertThat(open.size()).as("still served while asked").isEqualTo("held open".length());
+                robot.clickOn("#confirm-force-lock");
+            }
+            Fx.await("Work locked by force from the tray", 30, () -> work.state() == VaultState.LOCKED);
+            assertThat(robot.lookup("#confirm-force-lock").tryQuery()).isEmpty();
 
             // quit: locks and ends the application
             unlockFromTray(icon, "Work" + DASH + "Locked", work);

@@ -199,6 +199,43 @@ class ViewModelTest {
     }
 
     @Test
+    void lockAllNamesTheVaultsThatStayedUnlockedAndOffersEachBusyOneTheForcedLock() throws Exception {
+        MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
+        ManagedVault daily = created("Daily");
+        ManagedVault work = created("Work");
+        ManagedVault music = created("Music");
+        for (ManagedVault v : List.of(daily, work, music)) {
+            t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        }
+        t.fuse.drives.get(1).busy = true; // Work
+        t.fuse.drives.get(2).busy = true; // Music
+        int[] shown = {0};
+
+        m.lockAllOfferingForce(() -> shown[0]++);
+        assertThat(daily.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(work.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(music.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(shown[0]).as("the window is asked to show").isEqualTo(1);
+        assertThat(m.notice().get()).isEqualTo("Not every vault could be locked: "
+                + "\u201cWork\u201d stayed unlocked because programs have files open in it; "
+                + "\u201cMusic\u201d stayed unlocked because programs have files open in it");
+        assertThat(m.forceLockOffer().get()).isSameAs(work);
+
+        m.declineForceLock(); // Work stays; Music is asked next
+        assertThat(work.state()).isEqualTo(VaultState.UNLOCKED);
+        assertThat(m.forceLockOffer().get()).isSameAs(music);
+        m.forceLock();
+        assertThat(music.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(m.forceLockOffer().get()).isNull();
+
+        t.fuse.drives.get(1).busy = false;
+        m.lockAllOfferingForce(() -> shown[0]++);
+        assertThat(work.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(m.notice().get()).isEmpty();
+        assertThat(shown[0]).as("nothing stayed: the window is left as it is").isEqualTo(1);
+    }
+
+    @Test
     void mainAddAndDropAndRemove() throws Exception {
         created("Taxes");
         Files.createDirectories(tmp.resolve("plain"));
