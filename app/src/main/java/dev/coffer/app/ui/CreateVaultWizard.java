@@ -243,8 +243,8 @@ public final class CreateVaultWizard {
                 }
             }
         };
-        passphrase.masked().textProperty().addListener((o, a, b) -> typed.run());
-        confirmation.masked().textProperty().addListener((o, a, b) -> typed.run());
+        passphrase.edits().addListener((o, a, b) -> typed.run());
+        confirmation.edits().addListener((o, a, b) -> typed.run());
         Label problem = Dialogs.errorLabel("wizard-passphrase-problem");
         problem.textProperty().bind(vm.passphraseProblem());
 

@@ -40,7 +40,7 @@ public final class UnlockDialog {
         Label label = new Label(m.get("unlock.passphrase"));
         label.getStyleClass().add("h3");
         passphrase = new PassphraseField(m, "unlock-passphrase");
-        label.setLabelFor(passphrase.masked());
+        label.setLabelFor(passphrase.field());
         Label error = Dialogs.errorLabel("unlock-error");
         error.textProperty().bind(vm.error());
         ProgressIndicator progress = new ProgressIndicator();
@@ -84,9 +84,9 @@ public final class UnlockDialog {
             }
         });
         vm.wrongPassphrase().addListener((o, a, wrong) -> {
-            passphrase.masked().getStyleClass().remove("invalid");
+            passphrase.field().getStyleClass().remove("invalid");
             if (wrong) {
-                passphrase.masked().getStyleClass().add("invalid");
+                passphrase.field().getStyleClass().add("invalid");
             }
         });
         vm.busy().addListener((o, a, busy) -> {

@@ -79,7 +79,7 @@ class DialogsIT {
         robot.clickOn("#options-change");
         Fx.await("the passphrase to be changed", 60, () -> "The passphrase was changed."
                 .equals(robot.lookup("#options-status").queryAs(Label.class).getText()));
-        assertThat(robot.lookup("#options-current").queryAs(javafx.scene.control.PasswordField.class).getText())
+        assertThat(robot.lookup("#options-current").queryAs(javafx.scene.control.TextField.class).getText())
                 .as("fields are cleared").isEmpty();
         robot.clickOn("General");
         robot.doubleClickOn("#options-name").push(KeyCode.CONTROL, KeyCode.A).write("Tax papers");

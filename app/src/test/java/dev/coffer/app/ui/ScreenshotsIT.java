@@ -120,8 +120,8 @@ class ScreenshotsIT {
         Fx.run(w::next);
         Fx.run(() -> {
             Scene s = wizard.stage().getScene();
-            ((PassphraseField) s.lookup("#wizard-passphrase").getParent().getParent()).masked().setText("vinegar telescope umbrella");
-            ((PassphraseField) s.lookup("#wizard-confirm").getParent().getParent()).masked().setText("vinegar telescope umbrella");
+            ((PassphraseField) s.lookup("#wizard-passphrase").getParent()).field().setText("vinegar telescope umbrella");
+            ((PassphraseField) s.lookup("#wizard-confirm").getParent()).field().setText("vinegar telescope umbrella");
         });
         shot(wizard.stage().getScene(), "wizard-3-passphrase", suffix);
         Fx.run(() -> wizard.stage().getScene().lookup("#wizard-next").fireEvent(new javafx.event.ActionEvent()));

@@ -1,0 +1,122 @@
+package dev.coffer.app.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+import java.util.Map;
+import javafx.scene.Scene;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.DataFormat;
+import javafx.scene.input.KeyCode;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/**
+ * The passphrase field edited as a person does (TestFX, Monocle headless): typing, moving the
+ * caret, Backspace and Delete, typing over a selection, pasting, an emoji deleted whole; the field's
+ * own text is only bullets (JavaFX's PasswordField kept the passphrase there as a String); cut,
+ * copy and undo do nothing; "show" displays the characters and hiding puts bullets back; taking the
+ * passphrase or hiding the window empties the field.
+ */
+class PassphraseFieldIT {
+    private final FxRobot robot = new FxRobot();
+    private Stage stage;
+    private PassphraseField field;
+
+    @BeforeEach
+    void show() throws Exception {
+        stage = FxToolkit.registerPrimaryStage();
+        field = Fx.call(() -> new PassphraseField(Messages.of(Locale.ENGLISH), "pf"));
+        Fx.run(() -> {
+            stage.setScene(new Scene(new StackPane(field), 400, 80));
+            stage.show();
+        });
+        robot.clickOn("#pf");
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        FxToolkit.cleanupStages();
+    }
+
+    private TextInputControl input() {
+        return (TextInputControl) field.lookup("#pf");
+    }
+
+    private String passphrase() throws Exception {
+        return Fx.call(() -> field.characters().toString());
+    }
+
+    private void assertShows(String passphrase) throws Exception {
+        assertThat(passphrase()).isEqualTo(passphrase);
+        assertThat(input().getText()).as("the field's text is bullets only").isEqualTo("\u2022".repeat(passphrase.length()));
+    }
+
+    @Test
+    void everyEditIsRecordedWhileTheFieldHoldsOnlyBullets() throws Exception {
+        robot.write("abcdef");
+        assertShows("abcdef");
+        robot.type(KeyCode.LEFT, 2).write("X");
+        assertShows("abcdXef");
+        robot.type(KeyCode.BACK_SPACE);
+        assertShows("abcdef");
+        robot.type(KeyCode.DELETE);
+        assertShows("abcdf");
+
+        robot.type(KeyCode.HOME).press(KeyCode.SHIFT).type(KeyCode.RIGHT, 2).release(KeyCode.SHIFT).write("Z");
+        assertShows("Zcdf");
+        robot.press(KeyCode.SHIFT).type(KeyCode.LEFT).release(KeyCode.SHIFT).type(KeyCode.BACK_SPACE);
+        assertShows("cdf");
+
+        Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "pasted \uD83D\uDD10\n")));
+        robot.type(KeyCode.END).push(KeyCode.CONTROL, KeyCode.V);
+        assertShows("cdfpasted \uD83D\uDD10"); // the line break dropped, as a text field drops it
+        robot.type(KeyCode.BACK_SPACE);
+        assertShows("cdfpasted "); // both halves of the emoji, not one
+
+        robot.type(KeyCode.HOME).write("\u00e4");
+        assertShows("\u00e4cdfpasted ");
+        char[] taken = Fx.call(field::take);
+        assertThat(new String(taken)).isEqualTo("\u00e4cdfpasted ");
+        assertShows("");
+    }
+
+    @Test
+    void cutCopyAndUndoDoNothing() throws Exception {
+        Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "before")));
+        robot.write("secret words");
+        robot.push(KeyCode.CONTROL, KeyCode.A).push(KeyCode.CONTROL, KeyCode.C);
+        robot.push(KeyCode.CONTROL, KeyCode.X);
+        assertThat(Fx.call(() -> Clipboard.getSystemClipboard().getString())).isEqualTo("before");
+        assertShows("secret words");
+        robot.type(KeyCode.END).write("!").push(KeyCode.CONTROL, KeyCode.Z);
+        assertShows("secret words!");
+        robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.Z).push(KeyCode.CONTROL, KeyCode.Y);
+        assertShows("secret words!");
+    }
+
+    @Test
+    void showDisplaysTheCharactersAndHidingPutsBulletsBack() throws Exception {
+        robot.write("secret");
+        robot.clickOn("#pf-show");
+        assertThat(input().getText()).isEqualTo("secret");
+        robot.clickOn("#pf").type(KeyCode.END).write("1").type(KeyCode.LEFT).type(KeyCode.BACK_SPACE);
+        assertThat(input().getText()).isEqualTo("secre1");
+        robot.clickOn("#pf-show");
+        assertShows("secre1");
+        assertThat(new String(Fx.call(field::take))).isEqualTo("secre1");
+    }
+
+    @Test
+    void hidingTheWindowEmptiesTheField() throws Exception {
+        robot.write("secret");
+        Fx.run(stage::hide);
+        assertShows("");
+    }
+}
