@@ -2,6 +2,7 @@ package dev.coffer.app.ui;
 
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.scene.AccessibleRole;
 import javafx.scene.Scene;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
@@ -55,6 +56,7 @@ public final class PassphraseField extends HBox {
     public PassphraseField(Messages messages, String id) {
         getStyleClass().add("passphrase-field");
         field.getStyleClass().add("password-field");
+        field.setAccessibleRole(AccessibleRole.PASSWORD_FIELD); // screen readers treat it as PasswordField
         field.setId(id);
         field.setTextFormatter(new TextFormatter<>(this::record));
         field.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
