@@ -3,6 +3,7 @@ package dev.coffer.app.cli;
 import dev.coffer.core.content.DamagedFileException;
 import dev.coffer.core.names.DamagedEntryException;
 import dev.coffer.core.vault.InvalidPassphraseException;
+import dev.coffer.core.vault.PassphraseOpensConflictCopyException;
 import dev.coffer.core.vault.InvalidRecoveryKeyException;
 import dev.coffer.core.vault.VaultFormatException;
 import java.io.IOException;
@@ -54,6 +55,7 @@ public final class ExitCodes {
             new Row(CliException.class, -1, Throwable::getMessage),
             new Row(InvalidPassphraseException.class, WRONG_PASSPHRASE, e -> "wrong passphrase"),
             new Row(InvalidRecoveryKeyException.class, WRONG_PASSPHRASE, e -> "invalid recovery key: " + e.getMessage()),
+            new Row(PassphraseOpensConflictCopyException.class, WRONG_PASSPHRASE, Throwable::getMessage),
             new Row(VaultFormatException.class, VAULT_DAMAGED, e -> "not a usable vault: " + e.getMessage()),
             new Row(DamagedFileException.class, VAULT_DAMAGED, e -> "damaged file: " + fileMessage(e)),
             new Row(DamagedEntryException.class, VAULT_DAMAGED, e -> "damaged entry: " + fileMessage(e)),

@@ -6,10 +6,8 @@ import dev.coffer.core.health.PlannedRepair;
 import dev.coffer.core.health.Severity;
 import dev.coffer.core.health.VaultHealth;
 import dev.coffer.core.health.VaultUseLock;
-import dev.coffer.core.vault.InvalidPassphraseException;
 import dev.coffer.core.vault.UnlockedVault;
 import dev.coffer.core.vault.VaultAccess;
-import dev.coffer.core.vault.VaultFormatException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.nio.file.Path;
@@ -125,14 +123,8 @@ public final class HealthCheck {
                 throw new VaultException(Problem.VAULT_UNLOCKED, vault.settings().name());
             }
             return VaultAccess.unlock(vault.settings().folderPath(), passphrase);
-        } catch (VaultException e) {
-            throw e;
-        } catch (InvalidPassphraseException e) {
-            throw new VaultException(Problem.WRONG_PASSPHRASE, "", e);
-        } catch (VaultFormatException e) {
-            throw new VaultException(Problem.DAMAGED_CONFIGURATION, e.getMessage(), e);
         } catch (IOException e) {
-            throw new VaultException(Problem.OTHER, VaultService.describe(e), e);
+            throw CoreFailures.translate(e);
         } finally {
             Arrays.fill(passphrase, '\0');
         }

@@ -14,6 +14,8 @@ public enum Problem {
     DAMAGED_CONFIGURATION,
     /** The passphrase does not open the vault. */
     WRONG_PASSPHRASE,
+    /** The passphrase opens only a sync-conflict copy of the masterkey file (changed on another device). */
+    PASSPHRASE_OF_CONFLICT_COPY,
     /** The recovery key is not this vault's, or mistyped. */
     WRONG_RECOVERY_KEY,
     /** The mount point is not an empty folder, or another mount uses it. */

@@ -1,10 +1,7 @@
 package dev.coffer.app.vaults;
 
 import dev.coffer.core.util.NotDurableException;
-import dev.coffer.core.vault.InvalidPassphraseException;
-import dev.coffer.core.vault.InvalidRecoveryKeyException;
 import dev.coffer.core.vault.VaultAccess;
-import dev.coffer.core.vault.VaultFormatException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -70,19 +67,6 @@ public final class VaultKeys {
     }
 
     private static VaultException translate(IOException e) {
-        if (e instanceof VaultException ve) {
-            return ve;
-        }
-        if (e instanceof InvalidPassphraseException) {
-            return new VaultException(Problem.WRONG_PASSPHRASE, "", e);
-        }
-        if (e instanceof InvalidRecoveryKeyException) {
-            // core's message names a word position or the checksum, never a word
-            return new VaultException(Problem.WRONG_RECOVERY_KEY, e.getMessage(), e);
-        }
-        if (e instanceof VaultFormatException) {
-            return new VaultException(Problem.DAMAGED_CONFIGURATION, e.getMessage(), e);
-        }
-        return new VaultException(Problem.OTHER, VaultService.describe(e), e);
+        return CoreFailures.translate(e);
     }
 }

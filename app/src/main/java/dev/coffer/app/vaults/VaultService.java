@@ -201,10 +201,8 @@ public final class VaultService {
         CofferFileSystem fs;
         try {
             fs = CofferFileSystems.open(folder, Arrays.copyOf(passphrase, passphrase.length), settings.readOnly());
-        } catch (InvalidPassphraseException e) {
-            throw new VaultException(Problem.WRONG_PASSPHRASE, "", e);
-        } catch (VaultFormatException e) {
-            throw new VaultException(Problem.DAMAGED_CONFIGURATION, e.getMessage(), e);
+        } catch (InvalidPassphraseException | VaultFormatException e) {
+            throw CoreFailures.translate(e);
         }
         VaultUseLock inUse = null;
         try {

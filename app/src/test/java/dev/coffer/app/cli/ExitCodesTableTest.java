@@ -29,6 +29,8 @@ class ExitCodesTableTest {
                 Arguments.of(new CliException(2, "folder not empty: /x"), 2, "folder not empty: /x"),
                 Arguments.of(new InvalidPassphraseException(), 3, "wrong passphrase"),
                 Arguments.of(new InvalidRecoveryKeyException("word 3 is wrong"), 3, "invalid recovery key: word 3 is wrong"),
+                Arguments.of(new dev.coffer.core.vault.PassphraseOpensConflictCopyException("masterkey.coffer", "masterkey (1).coffer"), 3,
+                        new dev.coffer.core.vault.PassphraseOpensConflictCopyException("masterkey.coffer", "masterkey (1).coffer").getMessage()),
                 Arguments.of(new VaultFormatException("vault.coffer: not found"), 4, "not a usable vault: vault.coffer: not found"),
                 Arguments.of(new DamagedFileException("/a.txt", "bad tag"), 4, "damaged file: /a.txt: bad tag"),
                 Arguments.of(new DamagedEntryException("/dir", "loop"), 4, "damaged entry: /dir: loop"),

@@ -67,6 +67,28 @@ class VaultServiceTest {
     }
 
     @Test
+    void aPassphraseThatOpensOnlyASyncConflictCopyOfTheKeyFileIsSaidSoNotCalledWrong() throws Exception {
+        ManagedVault v = t.create("Taxes").vault();
+        Path folder = v.settings().folderPath();
+        byte[] ours = Files.readAllBytes(folder.resolve("masterkey.coffer"));
+        // another device changed the passphrase; the sync kept its file as a conflict copy
+        dev.coffer.core.vault.VaultAccess.changePassphrase(folder, TestVaults.PASSPHRASE.toCharArray(), "changed elsewhere".toCharArray());
+        Files.move(folder.resolve("masterkey.coffer"), folder.resolve("masterkey (1).coffer"));
+        Files.write(folder.resolve("masterkey.coffer"), ours);
+        char[] theirs = "changed elsewhere".toCharArray();
+        assertThatThrownBy(() -> t.service.unlock(v, theirs))
+                .isInstanceOfSatisfying(VaultException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(Problem.PASSPHRASE_OF_CONFLICT_COPY);
+                    assertThat(e.detail()).contains("masterkey (1).coffer").doesNotContain("changed elsewhere");
+                });
+        // shown on the vault until the person decides which key file stays; nothing mounted
+        assertThat(v.state()).isEqualTo(VaultState.ERROR);
+        assertThat(v.problem()).hasValueSatisfying(e -> assertThat(e.problem()).isEqualTo(Problem.PASSPHRASE_OF_CONFLICT_COPY));
+        assertThat(theirs).containsOnly('\0');
+        assertThat(t.fuse.drives).isEmpty();
+    }
+
+    @Test
     void unlockMountsLockUnmountsAndClosesTheFileSystem() throws Exception {
         ManagedVault v = t.create("Taxes").vault();
         AtomicInteger events = new AtomicInteger();
