@@ -12,9 +12,12 @@ import org.slf4j.LoggerFactory;
  * folder in the served root ({@value #FOLDER}), outside every folder a client can list, copy or
  * move. So a MOVE or COPY of the folder an upload goes to never carries a half-written temp along,
  * and nobody sees (or, after a crash, keeps) a half-made copy under the target's name. The folder
- * exists only while something is staged (made by the first, removed by the last), so an idle tree
- * holds nothing of the server's; what a killed server left in it is removed when the next server
- * starts ({@link #sweep}). Its name is reserved ({@link DavPath}): no request can reach it.
+ * is made at the first use and kept while the server runs: making and removing it for each upload
+ * changed the root's modification time and ETag at every upload anywhere (clients polling the root
+ * saw a change each time) and cost a folder creation and deletion (in a vault: a dir.c9r written
+ * and forced) per PUT. A clean stop ({@link #close}) removes it, so a tree that is not served holds
+ * nothing of the server's; what a killed server left in it is removed when the next server starts
+ * ({@link #sweep}). Its name is reserved ({@link DavPath}): no request can reach it.
  *
  * <p>Not responsible for what is written there or for putting it in place ({@link WriteMethods}).
  */
@@ -23,8 +26,10 @@ final class Staging {
     private static final Logger LOG = LoggerFactory.getLogger(Staging.class);
 
     private final Path folder;
-    /** Entries between {@link #begin} and {@link #end}; the folder exists while this is above 0. Guarded by this. */
+    /** Entries between {@link #begin} and {@link #end}. Guarded by this. */
     private int running;
+    /** Whether this server made (or found) the folder and has not removed it. Guarded by this. */
+    private boolean made;
 
     Staging(Path root) {
         this.folder = root.resolve(FOLDER);
@@ -32,7 +37,8 @@ final class Staging {
 
     /**
      * Removes what a server killed mid-request left (only one server uses a tree at a time: a vault
-     * is locked by the process that serves it). A failure (a read-only vault) is no reason not to serve.
+     * is locked by the process that serves it), and the folder. A failure (a read-only vault) is no
+     * reason not to serve.
      */
     void sweep() {
         try {
@@ -44,27 +50,34 @@ final class Staging {
 
     /** A fresh path (not yet created) for one {@code kind} of entry ("upload", "copy"); pair with {@link #end}. */
     synchronized Path begin(String kind) throws IOException {
-        if (running == 0) {
+        if (!made) {
             Files.createDirectories(folder);
+            made = true;
         }
         running++;
         return folder.resolve(DeadProperties.RESERVED_PREFIX + kind + "-" + UUID.randomUUID());
     }
 
-    /** Removes what is left at {@code staged} (it was not put in place) and, after the last entry, the folder. */
+    /** Removes what is left at {@code staged} (it was not put in place); the folder stays for the next entry. */
     void end(Path staged) throws IOException {
         try {
             DavTree.deleteTree(staged);
         } finally {
             synchronized (this) {
-                if (--running == 0) {
-                    try {
-                        Files.deleteIfExists(folder);
-                    } catch (IOException e) {
-                        // something that could not be deleted: it stays hidden until the next start sweeps it
-                    }
-                }
+                running--;
             }
         }
+    }
+
+    /**
+     * At a clean stop (no request runs any more): removes the folder, if nothing is staged. A request
+     * still running past the stop's grace time keeps it; the next start sweeps it then.
+     */
+    synchronized void close() {
+        if (!made || running > 0) {
+            return;
+        }
+        made = false;
+        sweep();
     }
 }

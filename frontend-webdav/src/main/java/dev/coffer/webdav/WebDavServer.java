@@ -36,12 +36,14 @@ public final class WebDavServer implements AutoCloseable {
 
     private final Server jetty;
     private final ReadAhead readAhead;
+    private final DavTree tree;
     private final DavUrls urls;
     private final int port;
     private final DavCredential credential;
 
-    private WebDavServer(Server jetty, ReadAhead readAhead, DavUrls urls, int port, DavCredential credential) {
+    private WebDavServer(Server jetty, ReadAhead readAhead, DavTree tree, DavUrls urls, int port, DavCredential credential) {
         this.jetty = jetty;
+        this.tree = tree;
         this.readAhead = readAhead;
         this.urls = urls;
         this.port = port;
@@ -114,7 +116,7 @@ public final class WebDavServer implements AutoCloseable {
             DavServlet servlet = new DavServlet(tree, new HostGuard(actualPort), milton(tree, locks, lockMethods), locks, pre, lockMethods,
                     readAhead, credential);
             context.getServletHandler().addServletWithMapping(new ServletHolder(servlet), "/*");
-            return new WebDavServer(server, readAhead, urls, actualPort, credential);
+            return new WebDavServer(server, readAhead, tree, urls, actualPort, credential);
         } catch (IOException | RuntimeException | Error e) {
             // nothing may keep running, or keep the credential, once start fails
             stopQuietly(server);
@@ -177,7 +179,7 @@ public final class WebDavServer implements AutoCloseable {
         jetty.join();
     }
 
-    /** Stops accepting requests, lets running ones finish (up to 5 s), and stops. */
+    /** Stops accepting requests, lets running ones finish (up to 5 s), stops, and removes the staging folder. */
     @Override
     public void close() throws IOException {
         try {
@@ -185,6 +187,7 @@ public final class WebDavServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("stopping the WebDAV server failed", e);
         } finally {
+            tree.staging().close();
             readAhead.close();
             wipe(credential);
         }

@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,9 +147,7 @@ class CopyVisibilityTest {
     }
 
     private boolean serverEntryInRoot() throws IOException {
-        try (Stream<Path> s = Files.list(served.root)) {
-            return s.anyMatch(p -> p.getFileName().toString().startsWith(DeadProperties.RESERVED_PREFIX));
-        }
+        return ServerLeftovers.anyStaged(served.root);
     }
 
     private void writeBig(String name) throws IOException {
@@ -199,8 +196,6 @@ class CopyVisibilityTest {
     }
 
     private void assertNothingHiddenInTheRoot() throws IOException {
-        try (Stream<Path> s = Files.list(served.root)) {
-            assertThat(s.map(p -> p.getFileName().toString())).allMatch(n -> !n.startsWith(DeadProperties.RESERVED_PREFIX));
-        }
+        ServerLeftovers.assertNoneIn(served.root);
     }
 }

@@ -43,8 +43,9 @@ class DurableWritesTest {
             assertThat(Files.readString(root.resolve("doc.txt"))).isEqualTo("old");
             rec.fileSyncFails = null;
             try (Stream<Path> s = Files.list(root)) {
-                assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("doc.txt", "folder");
+                assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("doc.txt", "folder", Staging.FOLDER);
             }
+            ServerLeftovers.assertNoneIn(root);
             assertThat(dav.send("PUT", "/doc.txt", "new").statusCode()).isEqualTo(204);
             assertThat(Files.readString(root.resolve("doc.txt"))).isEqualTo("new");
         }

@@ -153,7 +153,7 @@ class UploadTempsTest {
 
     private void assertNoServerTempsLeft() throws IOException {
         assertThat(serverTemps()).isEmpty();
-        assertThat(names(served.root)).allMatch(n -> !n.startsWith(DeadProperties.RESERVED_PREFIX));
+        ServerLeftovers.assertNoneIn(served.root);
     }
 
     /** Every upload temp anywhere in the vault, hidden or not. */
