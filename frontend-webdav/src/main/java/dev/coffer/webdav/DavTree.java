@@ -27,6 +27,12 @@ final class DavTree {
     private final DeadProperties props;
     private final DavUrls urls;
     private final Staging staging;
+    /**
+     * Held while a write checks locks for the last time and puts its result in place (PUT, COPY, MOVE)
+     * and while a LOCK is granted: so a lock is never granted between a write's last check and its
+     * rename, where the write would override it.
+     */
+    private final Object commitLock = new Object();
 
     DavTree(Path root, DavUrls urls) {
         this.root = root;
@@ -49,6 +55,10 @@ final class DavTree {
 
     Staging staging() {
         return staging;
+    }
+
+    Object commitLock() {
+        return commitLock;
     }
 
     /** The attributes of the file or folder at {@code p}, or empty if absent, a link, or below a link. */

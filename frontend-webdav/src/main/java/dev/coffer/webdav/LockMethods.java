@@ -55,32 +55,40 @@ final class LockMethods {
         }
         Element owner = child(info, "owner");
         String ownerXml = owner == null ? null : innerXml(owner);
-        boolean exists = tree.attributes(p).isPresent();
-        if (!exists && !tree.isFolder(p.parent())) {
-            return DavReply.status(409);
-        }
-        Optional<DavError> refused = pre.checkIf(ifHeader, p)
-                .or(() -> exists ? Optional.empty() : pre.checkLocks(ifHeader, locks.covering(p.parent())));
-        if (refused.isPresent()) {
-            return DavReply.of(refused.get());
-        }
-        Optional<DavLock> granted = locks.lock(p, depth == null || depth.equalsIgnoreCase("infinity"), exclusive, ownerXml, timeout);
-        if (granted.isEmpty()) {
-            return DavReply.of(DavError.withCondition(423, "<D:no-conflicting-lock/>"));
-        }
-        if (!exists) {
-            try {
-                Files.createFile(tree.file(p));
-            } catch (FileAlreadyExistsException e) {
-                // created meanwhile by another request: the lock applies to it
-            } catch (IOException e) {
-                locks.unlock(granted.get().token(), p);
-                throw e;
+        // Under the commit lock: a PUT, COPY or MOVE between its last lock check and its rename would
+        // otherwise override a lock granted now (on the resource or, for depth infinity, a member).
+        DavLock lock;
+        boolean exists;
+        synchronized (tree.commitLock()) {
+            boolean present = tree.attributes(p).isPresent();
+            exists = present;
+            if (!exists && !tree.isFolder(p.parent())) {
+                return DavReply.status(409);
             }
+            Optional<DavError> refused = pre.checkIf(ifHeader, p)
+                    .or(() -> present ? Optional.empty() : pre.checkLocks(ifHeader, locks.covering(p.parent())));
+            if (refused.isPresent()) {
+                return DavReply.of(refused.get());
+            }
+            Optional<DavLock> granted = locks.lock(p, depth == null || depth.equalsIgnoreCase("infinity"), exclusive, ownerXml, timeout);
+            if (granted.isEmpty()) {
+                return DavReply.of(DavError.withCondition(423, "<D:no-conflicting-lock/>"));
+            }
+            if (!exists) {
+                try {
+                    Files.createFile(tree.file(p));
+                } catch (FileAlreadyExistsException e) {
+                    // created meanwhile by another request: the lock applies to it
+                } catch (IOException e) {
+                    locks.unlock(granted.get().token(), p);
+                    throw e;
+                }
+            }
+            lock = granted.get();
         }
         return DavReply.status(exists ? 200 : 201)
-                .header("Lock-Token", "<" + granted.get().token() + ">")
-                .xml(propXml(granted.get(), form));
+                .header("Lock-Token", "<" + lock.token() + ">")
+                .xml(propXml(lock, form));
     }
 
     DavReply unlock(HttpServletRequest req, DavPath p) {

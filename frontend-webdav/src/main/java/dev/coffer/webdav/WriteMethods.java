@@ -30,13 +30,23 @@ final class WriteMethods {
     private final DavTree tree;
     private final LockManager locks;
     private final Preconditions pre;
-    /** Held while an upload or a copy is checked once more and put in place, and while a MOVE renames. */
-    private final Object commits = new Object();
+    /** Held while a PUT, COPY or MOVE checks once more and puts its result in place; LOCK takes it too ({@link DavTree#commitLock}). */
+    private final Object commits;
+
+    /** Where a PUT, COPY or MOVE may be held by a test: after its first checks, and under the commit lock before its rename. */
+    enum Stage { CHECKED, COMMITTING }
+
+    /**
+     * Tests only: called at each {@link Stage} of a PUT, COPY or MOVE, so a test can hold a request there
+     * (a latch) and show what another request does meanwhile. Does nothing unless a test sets it.
+     */
+    static volatile java.util.function.Consumer<Stage> pauseForTests = stage -> {};
 
     WriteMethods(DavTree tree, LockManager locks, Preconditions pre) {
         this.tree = tree;
         this.locks = locks;
         this.pre = pre;
+        this.commits = tree.commitLock();
     }
 
     DavReply put(HttpServletRequest req, DavPath p) throws IOException {
@@ -71,6 +81,7 @@ final class WriteMethods {
             // The body took its time: another client may have written or locked the target meanwhile.
             // The conditions are checked again and the upload put in place as one step, so that of two
             // uploads made against the same ETag only the first lands (the other gets 412).
+            pauseForTests.accept(Stage.CHECKED);
             synchronized (commits) {
                 if (!tree.isFolder(p.parent())) {
                     return DavReply.status(409); // its folder was moved or deleted meanwhile: the upload goes nowhere else
@@ -83,6 +94,7 @@ final class WriteMethods {
                 if (late.isPresent()) {
                     return DavReply.of(late.get());
                 }
+                pauseForTests.accept(Stage.COMMITTING);
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 existed = now.isPresent();
             }
@@ -184,24 +196,35 @@ final class WriteMethods {
             if (!move) {
                 tree.copyToStaging(src, staged, deep);
             }
+            pauseForTests.accept(Stage.CHECKED);
             synchronized (commits) {
-                if (!move) {
-                    // The copy took its time: the target may have been made, removed or locked meanwhile.
-                    Optional<DavError> late = pre.checkIf(req.getHeader("If"), src)
-                            .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForMembership(dst)));
-                    if (late.isPresent()) {
-                        return DavReply.of(late.get());
-                    }
-                    dstExists = tree.attributes(dst).isPresent();
-                    if (dstExists && !overwrite) {
-                        return DavReply.status(412);
-                    }
+                // The copy took its time, and a LOCK may have been granted since the checks above: the
+                // source and target may have been made, removed or locked meanwhile.
+                if (move && tree.attributes(src).isEmpty()) {
+                    return DavReply.status(404);
+                }
+                if (!tree.isFolder(dst.parent())) {
+                    return DavReply.status(409);
+                }
+                List<DavLock> lateNeeded = new ArrayList<>(pre.locksForMembership(dst));
+                if (move) {
+                    lateNeeded.addAll(pre.locksForMembership(src));
+                }
+                Optional<DavError> late = pre.checkIf(req.getHeader("If"), src)
+                        .or(() -> pre.checkLocks(req.getHeader("If"), lateNeeded));
+                if (late.isPresent()) {
+                    return DavReply.of(late.get());
+                }
+                dstExists = tree.attributes(dst).isPresent();
+                if (dstExists && !overwrite) {
+                    return DavReply.status(412);
                 }
                 // A file over a file is replaced by one rename, as a PUT's: the name is never absent, and
                 // a crash cannot leave the old file hidden under a server name with the name gone. What
                 // else is overwritten (a folder, or a file by a folder) is set aside, not deleted, until
                 // the new resource is in place, and put back if that fails.
                 boolean fileOverFile = dstExists && !tree.isFolder(dst) && tree.attributes(src).map(a -> !a.isDirectory()).orElse(false);
+                pauseForTests.accept(Stage.COMMITTING);
                 aside = dstExists && !fileOverFile ? tree.setAside(dst) : null;
                 if (move) {
                     tree.move(src, dst, fileOverFile);
