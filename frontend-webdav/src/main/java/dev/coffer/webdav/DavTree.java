@@ -27,6 +27,7 @@ final class DavTree {
     private final DeadProperties props;
     private final DavUrls urls;
     private final Staging staging;
+    private final SetAside asides;
     /**
      * Held while a write checks locks for the last time and puts its result in place (PUT, COPY, MOVE)
      * and while a LOCK is granted: so a lock is never granted between a write's last check and its
@@ -38,7 +39,8 @@ final class DavTree {
         this.root = root;
         this.props = new DeadProperties(root);
         this.urls = urls;
-        this.staging = new Staging(root);
+        this.staging = new Staging(root, this::restoreAside);
+        this.asides = new SetAside(this, staging);
     }
 
     Path root() {
@@ -94,25 +96,26 @@ final class DavTree {
     }
 
     /**
-     * Moves the resource at {@code p} aside, under a hidden name beside it (one rename), so that an
+     * Moves the resource at {@code p} aside, into the staging folder ({@link SetAside}), so that an
      * overwriting MOVE or COPY can put something in its place and still give it back if that fails;
      * its dead properties stay where they are. Returns where it went.
      */
     Path setAside(DavPath p) throws IOException {
-        Path target = file(p);
-        Path aside = target.resolveSibling(DeadProperties.RESERVED_PREFIX + "aside-" + java.util.UUID.randomUUID());
-        Files.move(target, aside);
-        return aside;
+        return asides.setAside(p);
+    }
+
+    private void restoreAside(Path entry) throws IOException {
+        asides.restore(entry);
     }
 
     /** Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). */
     void putBack(Path aside, DavPath p) throws IOException {
-        Files.move(aside, file(p));
+        asides.putBack(aside, p);
     }
 
     /** Deletes what {@link #setAside} moved away (its replacement is in place). */
     void discard(Path aside) throws IOException {
-        deleteTree(aside);
+        asides.discard(aside);
     }
 
     /** Deletes whatever a failed copy left at {@code p}; what cannot be deleted stays and is reported with the failure. */

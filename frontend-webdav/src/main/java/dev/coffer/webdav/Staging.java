@@ -2,8 +2,11 @@ package dev.coffer.webdav;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,25 +29,59 @@ final class Staging {
     private static final Logger LOG = LoggerFactory.getLogger(Staging.class);
 
     private final Path folder;
+    private final Restorer restorer;
     /** Entries between {@link #begin} and {@link #end}. Guarded by this. */
     private int running;
     /** Whether this server made (or found) the folder and has not removed it. Guarded by this. */
     private boolean made;
 
-    Staging(Path root) {
+    Staging(Path root, Restorer restorer) {
         this.folder = root.resolve(FOLDER);
+        this.restorer = restorer;
+    }
+
+    /** Gives back an entry a killed server had set aside ({@link SetAside#restore}). */
+    interface Restorer {
+        void restore(Path entry) throws IOException;
     }
 
     /**
-     * Removes what a server killed mid-request left (only one server uses a tree at a time: a vault
-     * is locked by the process that serves it), and the folder. A failure (a read-only vault) is no
-     * reason not to serve.
+     * Cleans up after a server killed mid-request (only one server uses a tree at a time: a vault is
+     * locked by the process that serves it): gives back what was set aside ({@link SetAside#restore},
+     * never deleted), deletes uploads, copies and deletions in progress, then the folder. A failure (a
+     * read-only vault) is no reason not to serve: what could not be cleaned up stays for the next start.
      */
     void sweep() {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
         try {
-            DavTree.deleteTree(folder);
+            List<Path> entries;
+            try (Stream<Path> s = Files.list(folder)) {
+                entries = s.toList();
+            }
+            for (Path e : entries) {
+                String name = e.getFileName().toString();
+                try {
+                    if (SetAside.isEntryName(name)) {
+                        restorer.restore(e);
+                    } else if (!name.endsWith(SetAside.RECORD_SUFFIX)) {
+                        DavTree.deleteTree(e);
+                    }
+                } catch (IOException | RuntimeException x) {
+                    LOG.debug("a leftover in the staging folder stays: {}", x.getClass().getName());
+                }
+            }
+            for (Path e : entries) {
+                String name = e.getFileName().toString();
+                Path entry = e.resolveSibling(name.substring(0, Math.max(0, name.length() - SetAside.RECORD_SUFFIX.length())));
+                if (name.endsWith(SetAside.RECORD_SUFFIX) && !Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(e); // its entry was never moved there, or was given back
+                }
+            }
+            Files.delete(folder);
         } catch (IOException | RuntimeException e) {
-            LOG.debug("leftovers in the staging folder not removed: {}", e.getClass().getName());
+            LOG.debug("the staging folder stays: {}", e.getClass().getName());
         }
     }
 
@@ -55,6 +92,11 @@ final class Staging {
             made = true;
         }
         running++;
+        return freshName(kind);
+    }
+
+    /** A fresh name in the folder, not counted as an entry (a new name for one that {@link #begin} counted). */
+    Path freshName(String kind) {
         return folder.resolve(DeadProperties.RESERVED_PREFIX + kind + "-" + UUID.randomUUID());
     }
 

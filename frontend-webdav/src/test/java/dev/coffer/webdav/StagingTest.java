@@ -58,6 +58,64 @@ class StagingTest {
         }
     }
 
+    /** A server killed while it had a folder set aside (an overwriting MOVE or COPY): the next one puts it back. */
+    @Test
+    void aFolderSetAsideByAKilledServerIsBackUnderItsNameAtTheNextStart() throws Exception {
+        try (ServedVault served = new ServedVault(tmp)) {
+            Files.createDirectories(served.root.resolve("docs/old"));
+            Files.writeString(served.root.resolve("docs/old/a.txt"), "a");
+            served.server.close();
+            new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("docs", "old"))); // and then killed
+            assertThat(served.root.resolve("docs/old")).doesNotExist();
+
+            try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+                assertThat(Files.readString(served.root.resolve("docs/old/a.txt"))).isEqualTo("a");
+                assertThat(names(served.root.resolve("docs"))).containsExactly("old");
+                assertThat(new DavClient(next.url()).send("GET", "/docs/old/a.txt", (String) null).statusCode()).isEqualTo(200);
+            }
+            assertThat(names(served.root)).containsExactly("docs");
+        }
+    }
+
+    /** The name was taken meanwhile (the new folder was in place): the old one is kept beside it under a clear name. */
+    @Test
+    void aFolderSetAsideWhoseNameIsTakenIsKeptUnderARecoveredName() throws Exception {
+        try (ServedVault served = new ServedVault(tmp)) {
+            Files.createDirectories(served.root.resolve("docs/old"));
+            Files.writeString(served.root.resolve("docs/old/a.txt"), "a");
+            served.server.close();
+            new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("docs", "old")));
+            Files.createDirectory(served.root.resolve("docs/old"));
+            Files.writeString(served.root.resolve("docs/old/b.txt"), "b");
+
+            try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+                assertThat(next.port()).isPositive();
+                assertThat(names(served.root.resolve("docs"))).containsExactly("old", "old (recovered by Coffer)");
+                assertThat(Files.readString(served.root.resolve("docs/old (recovered by Coffer)/a.txt"))).isEqualTo("a");
+                assertThat(Files.readString(served.root.resolve("docs/old/b.txt"))).isEqualTo("b");
+            }
+        }
+    }
+
+    /** A read-only vault with a killed server's leftovers in its staging folder still serves (they stay). */
+    @Test
+    void aReadOnlyVaultWithLeftoversStillServes() throws Exception {
+        Path vault;
+        try (ServedVault served = new ServedVault(tmp)) {
+            Files.createDirectories(served.root.resolve("docs/old"));
+            Files.writeString(served.root.resolve("docs/old/a.txt"), "a");
+            served.server.close();
+            new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("docs", "old")));
+            vault = tmp.resolve("vault");
+        }
+        try (var ro = dev.coffer.core.nio.CofferFileSystems.open(vault, "test passphrase".toCharArray(), true);
+                WebDavServer server = WebDavServer.start(ro.getPath("/"), 0)) {
+            DavClient dav = new DavClient(server.url());
+            assertThat(dav.send("PROPFIND", "/docs", (String) null, "Depth", "1").statusCode()).isEqualTo(207);
+            assertThat(dav.send("PUT", "/docs/new.txt", "x").statusCode()).isEqualTo(403);
+        }
+    }
+
     private static String rootTagAndDate(DavClient dav) throws Exception {
         HttpResponse<byte[]> r = dav.send("PROPFIND", "/", PROPS, "Depth", "0", "Content-Type", "application/xml");
         assertThat(r.statusCode()).isEqualTo(207);

@@ -1,0 +1,144 @@
+package dev.coffer.webdav;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A resource an overwriting MOVE or COPY moves out of the way until its replacement is in place
+ * (a folder, or a file overwritten by a folder): renamed into the {@link Staging} folder, beside a
+ * small record of where it came from ({@code ENTRY.origin}, its path below the root). Set aside
+ * beside its target instead, as before, it was found by nothing after a crash (a whole-tree search
+ * at every start is too slow for a big vault); in the staging folder the start's sweep finds it and
+ * gives it back ({@link #restore}): under its name if that is free, else beside it as
+ * {@code NAME (recovered by Coffer)}. Never deleted unless its replacement is in place.
+ *
+ * <p>Not responsible for deciding what is set aside ({@link WriteMethods}).
+ */
+final class SetAside {
+    static final String KIND = "aside";
+    static final String RECORD_SUFFIX = ".origin";
+    private static final Logger LOG = LoggerFactory.getLogger(SetAside.class);
+
+    private final DavTree tree;
+    private final Staging staging;
+
+    SetAside(DavTree tree, Staging staging) {
+        this.tree = tree;
+        this.staging = staging;
+    }
+
+    static boolean isEntryName(String name) {
+        return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-") && !name.endsWith(RECORD_SUFFIX);
+    }
+
+    static Path recordOf(Path entry) {
+        return entry.resolveSibling(entry.getFileName() + RECORD_SUFFIX);
+    }
+
+    /** Moves {@code p} into the staging folder (one rename), its origin recorded first; its dead properties stay. */
+    Path setAside(DavPath p) throws IOException {
+        Path entry = staging.begin(KIND);
+        Path record = recordOf(entry);
+        try {
+            writeRecord(record, p);
+            Files.move(tree.file(p), entry);
+            return entry;
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(record);
+            } catch (IOException x) {
+                e.addSuppressed(x);
+            }
+            staging.end(entry); // nothing was moved there
+            throw e;
+        }
+    }
+
+    /** Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). */
+    void putBack(Path entry, DavPath p) throws IOException {
+        Files.move(entry, tree.file(p));
+        Files.deleteIfExists(recordOf(entry));
+        staging.end(entry);
+    }
+
+    /**
+     * Deletes what {@link #setAside} moved away (its replacement is in place): first renamed to an
+     * entry the sweep deletes (one rename), so a crash while deleting never has a half-deleted
+     * folder given back. A failure to delete is no failure of the request: the next start finishes it.
+     */
+    void discard(Path entry) throws IOException {
+        Path trash = staging.freshName("delete");
+        try {
+            Files.move(entry, trash);
+            Files.deleteIfExists(recordOf(entry));
+        } finally {
+            try {
+                staging.end(trash);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("an overwritten resource was not deleted (the next start does): {}", e.getClass().getName());
+            }
+        }
+    }
+
+    /**
+     * At start: gives back {@code entry}, which a server killed mid-request left set aside, under its
+     * recorded name if that is free (its folder still there), else as {@code NAME (recovered by
+     * Coffer)} in that folder (or the root, if the folder is gone; {@code set aside} without a
+     * record); then drops the record. An entry that cannot be given back stays where it is.
+     */
+    void restore(Path entry) throws IOException {
+        Optional<DavPath> origin = readRecord(recordOf(entry));
+        if (origin.isPresent() && !origin.get().isRoot() && tree.isFolder(origin.get().parent())
+                && !Files.exists(tree.file(origin.get()), LinkOption.NOFOLLOW_LINKS)) {
+            Files.move(entry, tree.file(origin.get()));
+        } else {
+            DavPath folder = origin.filter(o -> !o.isRoot()).map(DavPath::parent).filter(tree::isFolder).orElse(DavPath.ROOT);
+            String base = origin.filter(o -> !o.isRoot()).map(DavPath::name).orElse("set aside");
+            moveToFreeName(entry, folder, base);
+        }
+        Files.deleteIfExists(recordOf(entry));
+    }
+
+    private void moveToFreeName(Path entry, DavPath folder, String base) throws IOException {
+        for (int k = 1;; k++) {
+            DavPath target = folder.child(base + " (recovered by Coffer" + (k == 1 ? "" : " " + k) + ")");
+            try {
+                Files.move(entry, tree.file(target)); // refused, not replacing, if the name is taken
+                return;
+            } catch (FileAlreadyExistsException e) {
+                if (k >= 100) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Written and forced before the rename it describes: a record that is not whole has no entry (the sweep drops it). */
+    private static void writeRecord(Path record, DavPath p) throws IOException {
+        try (FileChannel ch = FileChannel.open(record, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(p.toString().getBytes(StandardCharsets.UTF_8));
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ch.force(true);
+        }
+    }
+
+    private static Optional<DavPath> readRecord(Path record) {
+        try {
+            return DavPath.parse(new String(Files.readAllBytes(record), StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}
