@@ -22,6 +22,7 @@ import java.util.Optional;
  * <p>Not responsible for HTTP (the servlet and Milton are) or for locks ({@link LockManager}).
  */
 final class DavTree {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DavTree.class);
     private static final int COPY_BUFFER = 256 * 1024;
     private final Path root;
     private final DeadProperties props;
@@ -89,10 +90,40 @@ final class DavTree {
         return p.resolveIn(root);
     }
 
-    /** Deletes a file, or a folder with everything in it, and the resource's dead properties. */
-    void delete(DavPath p) throws IOException {
-        deleteTree(file(p));
+    /**
+     * Deletes a file, or takes a folder out of the tree with one rename into the staging folder, and
+     * the resource's dead properties; returns the folder's staged path, for {@link #finishDelete}
+     * (null for a file). A folder deleted in place and failing half-way was left half-deleted, for
+     * every client to see; staged, a failure leaves nothing visible (the next start finishes it).
+     */
+    Path delete(DavPath p) throws IOException {
+        Path target = file(p);
+        Path staged = null;
+        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+            staged = staging.begin("delete");
+            try {
+                Files.move(target, staged);
+            } catch (IOException | RuntimeException e) {
+                staging.end(staged); // nothing was moved there
+                throw e;
+            }
+        } else {
+            Files.delete(target);
+        }
         props.deleted(p);
+        return staged;
+    }
+
+    /** Deletes what {@link #delete} staged (null: nothing); what cannot be deleted stays there, out of sight, until the next start. */
+    void finishDelete(Path staged) {
+        if (staged == null) {
+            return;
+        }
+        try {
+            staging.end(staged);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("a deleted folder was not removed entirely (the next start does): {}", e.getClass().getName());
+        }
     }
 
     /**
