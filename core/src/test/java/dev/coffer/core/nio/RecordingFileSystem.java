@@ -51,6 +51,8 @@ public final class RecordingFileSystem extends FileSystem {
     public volatile Predicate<Path> folderSyncFails = folder -> false;
     /** Whether a file's fsync fails (EIO); asked of file channels opened while it is not the default. */
     public volatile Predicate<Path> fileSyncFails = null;
+    /** Paths whose delete fails (EPERM's message, as an immutable file's), asked at each delete. */
+    public volatile Predicate<Path> deleteFails = p -> false;
     /** The system's message of such a failing fsync: EIO's by default. */
     public volatile String folderSyncError = "Input/output error";
     private final AtomicInteger moves = new AtomicInteger();
@@ -199,6 +201,9 @@ public final class RecordingFileSystem extends FileSystem {
 
         @Override public void createDirectory(Path dir, FileAttribute<?>... a) throws IOException { d.createDirectory(record("mkdir", dir), a); }
         @Override public void delete(Path p) throws IOException {
+            if (deleteFails.test(p)) {
+                throw new java.nio.file.AccessDeniedException(p.toString(), null, "Operation not permitted");
+            }
             deleted.add(p.toString());
             d.delete(record("delete", p));
         }
