@@ -7,8 +7,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,14 +39,11 @@ final class EntryCopies {
         this.readOnly = readOnly;
     }
 
-    /** How long a copy folder without a payload may still be filled by a sync in progress (spec 6's day for temporary files). */
-    private static final Duration SYNC_GRACE = Duration.ofDays(1);
-
     /**
      * A recognised copy on disk: complete ({@code type} set), or a folder without a payload that
      * holds decorated payloads ({@code type} null). {@code decorated}: the decorated copies of
      * internal files in its folder. {@code settled}: nothing in its folder changed within {@link
-     * #SYNC_GRACE} (looked at before anything was resolved in it).
+     * SyncGrace#GRACE} (looked at before anything was resolved in it).
      */
     private record Copy(Path path, boolean shortened, EntryType type, ConflictRecognition.Copy recognised,
                         List<Path> decorated, boolean settled) {
@@ -102,30 +97,8 @@ final class EntryCopies {
             LOG.warn("Skipped an incomplete conflict copy: {}", path);
             return null;
         }
-        boolean settled = type == null && !readOnly && !changedRecently(path, attrs);
+        boolean settled = type == null && !readOnly && !SyncGrace.changedRecently(path, attrs);
         return new Copy(path, shortened, type, recognised, decorated, settled);
-    }
-
-    /**
-     * Whether the folder {@code path} or anything directly in it was modified within {@link
-     * #SYNC_GRACE}: a sync client may still be filling it (it keeps a file's own time, but adding
-     * the file changes the folder's).
-     */
-    private static boolean changedRecently(Path path, BasicFileAttributes attrs) throws IOException {
-        Instant limit = Instant.now().minus(SYNC_GRACE);
-        if (!attrs.lastModifiedTime().toInstant().isBefore(limit)) {
-            return true;
-        }
-        for (String inner : DirectoryLister.sortedNames(path)) {
-            try {
-                if (!Files.getLastModifiedTime(path.resolve(inner), LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(limit)) {
-                    return true;
-                }
-            } catch (NoSuchFileException gone) {
-                return true; // changing right now
-            }
-        }
-        return false;
     }
 
     private void resolve(Copy copy, ConflictState state) throws IOException {
