@@ -77,8 +77,16 @@ final class EntryInspector {
                 walk.report(FindingKind.FOREIGN_FILE, null, p.resolve(inner), "not part of the vault format; never deleted", null);
             }
         }
+        // The listing resolves the decorated payloads of an entry folder without a payload (PayloadlessEntries).
+        boolean resolvesCopies = resolvable && (fromCopy || types.size() == 1
+                || types.isEmpty() && copies.stream().anyMatch(c -> c.endsWith(LongNames.C9R)));
         if (types.isEmpty() && holdsNothing(p, shortened)) {
             emptyEntry(path, p);
+        } else if (types.isEmpty() && resolvesCopies && !fromCopy) {
+            walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, "no payload file, only sync-conflict copies of one (a move cut"
+                    + " short, or a copy synced into an entry renamed elsewhere); repair resolves them as spec 6 says (each a new"
+                    + " entry \"(Conflict k)\"), and removes the folder once nothing else is in it and it is a day old",
+                    walk.repairs.resolveConflicts(f));
         } else if (types.size() != 1) {
             walk.report(FindingKind.INCOMPLETE_ENTRY, path, p, (types.isEmpty() ? "no payload file" : "several payload files " + types)
                     + " (spec 4); skipped by listings, never deleted", null);
@@ -92,8 +100,9 @@ final class EntryInspector {
         }
         for (String copy : copies) {
             try {
-                // In a copy the listing resolves them whatever its payloads (EntryCopies); elsewhere only in a usable entry.
-                decoratedCopy(f, path, p, copy, resolvable && (fromCopy || types.size() == 1), fromCopy);
+                // In a copy the listing resolves them whatever its payloads (EntryCopies); elsewhere only in a usable
+                // entry, or a usable entry folder without a payload (PayloadlessEntries).
+                decoratedCopy(f, path, p, copy, resolvesCopies, fromCopy);
             } catch (IOException e) {
                 walk.unreadable(path, p.resolve(copy), e);
             }

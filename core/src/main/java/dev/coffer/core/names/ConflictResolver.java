@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * Resolves the sync conflicts of one listed folder (spec 6), so that every device converges on the
- * same tree: entry copies first (rules 1 to 3, {@link EntryCopies}), then decorated internal files
- * ({@link InternalCopies}). Writable: changes the disk, then lists the folder again; a pass that
+ * same tree: entry copies first (rules 1 to 3, {@link EntryCopies}), then decorated payloads in
+ * entry folders without a payload ({@link PayloadlessEntries}), then the other decorated internal
+ * files ({@link InternalCopies}). Writable: changes the disk, then lists the folder again; a pass that
  * changed something is followed by another (a renamed copy may hold decorated payloads of its own),
  * at most {@value #MAX_PASSES} in all. Read-only: writes nothing and lists each copy under the name
  * it would get. Not thread-safe for one folder: the caller serialises listings of a folder.
@@ -27,6 +28,7 @@ public final class ConflictResolver {
     private final DirectoryLister lister;
     private final EntryCopies entryCopies;
     private final InternalCopies internalCopies;
+    private final PayloadlessEntries payloadless;
     private final boolean readOnly;
 
     public ConflictResolver(PathMapper mapper, DirectoryLister lister, CleartextComparer comparer, boolean readOnly) {
@@ -35,6 +37,7 @@ public final class ConflictResolver {
         this.readOnly = readOnly;
         PayloadComparison comparison = new PayloadComparison(comparer);
         this.internalCopies = new InternalCopies(mapper, comparison, readOnly);
+        this.payloadless = new PayloadlessEntries(internalCopies, readOnly);
         this.entryCopies = new EntryCopies(mapper, new ConflictRecognition(mapper.names()), comparison, internalCopies, readOnly);
     }
 
@@ -64,6 +67,7 @@ public final class ConflictResolver {
     private ConflictState pass(Listing listing) throws IOException {
         ConflictState state = ConflictState.of(listing, mapper.names());
         entryCopies.resolve(listing.conflictCandidates(), state);
+        payloadless.resolve(listing, state);
         internalCopies.resolve(listing, state);
         return state;
     }

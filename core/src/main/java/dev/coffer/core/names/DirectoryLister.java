@@ -52,6 +52,7 @@ public final class DirectoryLister {
         List<String> candidates = new ArrayList<>();
         List<Listing.DecoratedPayload> decorated = new ArrayList<>();
         List<Path> decoratedDirIds = new ArrayList<>();
+        List<Listing.PayloadlessEntry> payloadless = new ArrayList<>();
         Set<String> seenNames = new HashSet<>();
         Set<String> seenIds = new HashSet<>();
         for (StorageItem item : onDisk) {
@@ -74,7 +75,7 @@ public final class DirectoryLister {
             }
             cleartext = Names.nfc(cleartext);
             boolean shortened = fileName.endsWith(LongNames.C9S);
-            Entry entry = typed(dir, cleartext, entryPath, shortened, item.kind(), decorated);
+            Entry entry = typed(dir, cleartext, entryPath, shortened, item.kind(), decorated, payloadless);
             if (entry == null || !validPointer(entry, seenIds)) {
                 continue;
             }
@@ -84,7 +85,7 @@ public final class DirectoryLister {
             }
             entries.add(entry);
         }
-        return new Listing(dir, entries, candidates, decorated, decoratedDirIds);
+        return new Listing(dir, entries, candidates, decorated, decoratedDirIds, payloadless);
     }
 
     /** The cleartext name of an on-disk item, or null (foreign, incomplete, or a conflict candidate). */
@@ -122,11 +123,13 @@ public final class DirectoryLister {
     /**
      * The entry with its type, or null if incomplete; notes decorated copies of internal files inside
      * entry folders ({@code dir (1).c9r}, {@code contents (1).c9r}, {@code symlink (1).c9r}, and in
-     * shortened entries {@code name (1).c9s}). {@code listed} is what the folder's listing said the
-     * item is; where it did not say file or folder, the item is asked.
+     * shortened entries {@code name (1).c9s}), and entry folders that hold decorated payloads but
+     * no payload. {@code listed} is what the folder's listing said the item is; where it did not say
+     * file or folder, the item is asked.
      */
     private Entry typed(CiphertextDirectory dir, String name, Path entryPath, boolean shortened,
-                        StorageItem.Kind listed, List<Listing.DecoratedPayload> decorated) throws IOException {
+                        StorageItem.Kind listed, List<Listing.DecoratedPayload> decorated,
+                        List<Listing.PayloadlessEntry> payloadless) throws IOException {
         // Only a file or a folder is taken from the listing: anything else (a file system that says
         // "symlink" for what lstat calls a file, as some network file systems do) is asked.
         StorageItem.Kind kind = listed == StorageItem.Kind.FILE || listed == StorageItem.Kind.FOLDER ? listed : kindOf(entryPath);
@@ -158,6 +161,14 @@ public final class DirectoryLister {
                     type = t;
                     payloads++;
                 }
+            }
+        }
+        if (payloads == 0) {
+            List<Path> copies = decoratedCopies(entryPath, inside, shortened);
+            if (copies.stream().anyMatch(c -> c.getFileName().toString().endsWith(LongNames.C9R))) {
+                // Not an entry, but what it holds must not stay hidden: the resolver lists it (spec 6).
+                payloadless.add(new Listing.PayloadlessEntry(name, entryPath, shortened, copies));
+                return null;
             }
         }
         if (payloads != 1) {

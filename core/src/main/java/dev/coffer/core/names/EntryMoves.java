@@ -57,7 +57,8 @@ public final class EntryMoves {
      * Moves the decorated copies of internal files ({@code contents (1).c9r}) that the old entry
      * folder holds into the new one, as a rename of a whole entry folder would, so that the next
      * listing resolves them (spec 6) instead of leaving them in a folder that no listing shows.
-     * Not possible when the new entry is a short file (it has no folder): they stay, with a warning.
+     * Not possible when the new entry is a short file (it has no folder): they stay, with a warning,
+     * and the next listing makes each an entry of its own ({@link PayloadlessEntries}).
      */
     private static void carryDecoratedCopies(Path source, boolean sourceShortened, EntryType type, Slot target)
             throws IOException {

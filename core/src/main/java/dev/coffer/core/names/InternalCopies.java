@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  *       other is left.</li>
  * </ul>
  * {@link EntryCopies} also hands it the decorated payloads inside an entry copy's folder, before it
- * places or removes the copy. Nothing that differs from what stays is ever deleted. Read-only: nothing is removed, and a
+ * places or removes the copy, and {@link PayloadlessEntries} those in an entry folder without a
+ * payload. With no payload to compare with, a decorated {@code dir (1).c9r} holding the ID an entry
+ * of the folder points to counts as identical (removed). Nothing that differs from what stays is ever deleted. Read-only: nothing is removed, and a
  * differing payload is listed as {@code <N> (Conflict k)} straight from its decorated file.
  */
 final class InternalCopies {
@@ -77,7 +79,8 @@ final class InternalCopies {
             return;
         }
         EntryType type = payloadType(fileName);
-        if (owner.type() != null && type == owner.type() && comparison.identical(type, copy, owner.payload())) {
+        if (owner.type() != null && type == owner.type() && comparison.identical(type, copy, owner.payload())
+                || owner.type() == null && type == EntryType.DIRECTORY && pointerHeld(copy, state)) {
             if (!readOnly) {
                 remove(copy, state);
             }
@@ -89,6 +92,20 @@ final class InternalCopies {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether an entry of this folder already points to the directory ID in {@code copy}: a move
+     * cut short leaves the old entry folder with a decorated copy of the pointer it moved, and
+     * adopting it would show one subtree under two names.
+     */
+    private boolean pointerHeld(Path copy, ConflictState state) throws IOException {
+        for (Entry e : state.entries()) {
+            if (e.type() == EntryType.DIRECTORY && comparison.identical(EntryType.DIRECTORY, copy, e.payload())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Makes {@code copy} the payload of a new entry in {@code target}; false if the target is occupied. */

@@ -12,9 +12,11 @@ import java.util.List;
  * @param decoratedPayloads  decorated copies of internal files inside valid entry folders: payloads
  *                           ({@code dir (1).c9r}) and, in shortened entries, {@code name (1).c9s}
  * @param decoratedDirIds    decorated copies of {@code dirid.c9r} in the storage folder
+ * @param payloadless        entry folders (not conflict copies) with no payload but decorated payloads
  */
 public record Listing(CiphertextDirectory dir, List<Entry> entries, List<String> conflictCandidates,
-                      List<DecoratedPayload> decoratedPayloads, List<Path> decoratedDirIds) {
+                      List<DecoratedPayload> decoratedPayloads, List<Path> decoratedDirIds,
+                      List<PayloadlessEntry> payloadless) {
 
     /**
      * A decorated copy of an internal file inside a valid entry: a payload ({@code dir (1).c9r},
@@ -22,7 +24,17 @@ public record Listing(CiphertextDirectory dir, List<Entry> entries, List<String>
      */
     public record DecoratedPayload(Entry entry, Path copy) {}
 
+    /**
+     * An entry folder named {@code name} that holds no payload but decorated payloads ({@code
+     * <s>.c9s/contents (1).c9r} without {@code contents.c9r}): left by a move cut short, a move into
+     * a short file entry, or a sync client adding a copy to an entry renamed on another device.
+     * Not listed as an entry; its decorated copies ({@code decorated}, in byte order, {@code
+     * name (1).c9s} included) are resolved as spec 6 says.
+     */
+    public record PayloadlessEntry(String name, Path entryPath, boolean shortened, List<Path> decorated) {}
+
     public boolean hasConflicts() {
-        return !conflictCandidates.isEmpty() || !decoratedPayloads.isEmpty() || !decoratedDirIds.isEmpty();
+        return !conflictCandidates.isEmpty() || !decoratedPayloads.isEmpty() || !decoratedDirIds.isEmpty()
+                || !payloadless.isEmpty();
     }
 }

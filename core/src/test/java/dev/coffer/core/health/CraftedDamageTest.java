@@ -333,6 +333,26 @@ class CraftedDamageTest {
     }
 
     @Test
+    void decoratedPayloadsInAnEntryFolderWithoutAPayloadAreRepairedAsTheListingResolvesThem() throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
+        String longName = "/docs/" + "long name ".repeat(20) + ".txt";
+        Path entry = v.entry(longName);
+        // A move cut short, or a sync adding a copy to an entry renamed elsewhere: only the copy is left.
+        Files.move(entry.resolve("contents.c9r"), entry.resolve("contents (1).c9r"));
+        v.aged();
+
+        HealthReport report = v.check();
+
+        assertThat(report.ofKind(FindingKind.INCOMPLETE_ENTRY)).hasSize(1).allMatch(Finding::repairable);
+        assertThat(report.findings()).allMatch(Finding::repairable).noneMatch(f -> f.detail().contains("left alone"));
+        assertThat(v.repairAndCheck().findings()).isEmpty();
+        assertThat(entry).doesNotExist();
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readAllBytes(fs.getPath(longName + " (Conflict 1)"))).isEqualTo(HealthFixture.content(5, 100));
+        }
+    }
+
+    @Test
     void contentDamageIsListedAndNeverTouched() throws IOException {
         HealthFixture v = HealthFixture.create(tmp, CipherCombo.SIV_XTSHMAC);
         Path big = v.entry("/big.bin");
