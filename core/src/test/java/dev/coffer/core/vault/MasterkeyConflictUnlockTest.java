@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,6 +53,43 @@ class MasterkeyConflictUnlockTest {
         try (UnlockedVault v = VaultAccess.unlock(vault, pw("old one"))) {
             assertThat(v.warnings()).singleElement().asString().contains(copyName);
         }
+    }
+
+    @Test
+    void aConflictCopyOfAMasterkeyFileOfAnotherNameIsProbedToo() throws IOException {
+        Path vault = temp.resolve("v");
+        byte[] configKey;
+        try (UnlockedVault v = VaultAccess.create(vault, pw("old one"), FAST)) {
+            configKey = v.masterKey().derive(VaultConfigJwt.CONFIG_KEY_INFO, VaultConfigJwt.CONFIG_KEY_LENGTH);
+        }
+        // vault.coffer names keys.coffer (spec 2.2 allows any plain file name), signed anew.
+        String[] token = Files.readString(vault.resolve("vault.coffer"), StandardCharsets.US_ASCII).trim().split("\\.");
+        byte[] header = "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"kid\":\"masterkeyfile:keys.coffer\"}".getBytes(StandardCharsets.US_ASCII);
+        byte[] payload = Base64.getUrlDecoder().decode(token[1]);
+        Files.write(vault.resolve("vault.coffer"), JwsCompact.signHs256(header, payload, configKey).compact().getBytes(StandardCharsets.US_ASCII));
+        Files.move(vault.resolve("masterkey.coffer"), vault.resolve("keys.coffer"));
+        VaultAccess.unlock(vault, pw("old one")).close();
+        byte[] old = Files.readAllBytes(vault.resolve("keys.coffer"));
+        VaultAccess.changePassphrase(vault, pw("old one"), pw("new one"));
+        Files.move(vault.resolve("keys.coffer"), vault.resolve("keys (1).coffer"));
+        Files.write(vault.resolve("keys.coffer"), old);
+
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("new one")))
+                .isInstanceOf(PassphraseOpensConflictCopyException.class)
+                .satisfies(e -> assertThat(((PassphraseOpensConflictCopyException) e).copyName()).isEqualTo("keys (1).coffer"));
+        assertThatThrownBy(() -> VaultAccess.unlock(vault, pw("neither")))
+                .isExactlyInstanceOf(InvalidPassphraseException.class);
+    }
+
+    @Test
+    void onlyDecoratedNamesCountAsCopiesOfAMasterkeyFile() {
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keys (1).coffer", "keys.coffer")).isTrue();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keys.sync-conflict-20260102-101112-ABCDEFG.coffer", "keys.coffer")).isTrue();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keys-DESKTOP-4F2G.coffer", "keys.coffer")).isTrue();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keysafe.coffer", "keys.coffer")).isFalse();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keys.coffer.bkup", "keys.coffer")).isFalse();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("keys.coffer", "keys.coffer")).isFalse();
+        assertThat(MasterkeyCopyProbe.isDecoratedCopy("mk (1)", "mk")).isTrue();
     }
 
     @Test
