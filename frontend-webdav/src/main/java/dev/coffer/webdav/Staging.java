@@ -52,10 +52,11 @@ final class Staging {
      * read-only vault) is no reason not to serve: what could not be cleaned up stays for the next start.
      */
     void sweep() {
-        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
         try {
+            // inside the try: at a stop the vault may already be locked (ClosedFileSystemException)
+            if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
             List<Path> entries;
             try (Stream<Path> s = Files.list(folder)) {
                 entries = s.toList();

@@ -187,9 +187,12 @@ public final class WebDavServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("stopping the WebDAV server failed", e);
         } finally {
-            tree.staging().close();
-            readAhead.close();
-            wipe(credential);
+            try {
+                tree.staging().close();
+                readAhead.close();
+            } finally {
+                wipe(credential); // whatever failed before: the credential must not outlive the server
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.coffer.webdav;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.coffer.core.nio.RecordingFileSystem;
 import java.io.IOException;
@@ -56,6 +57,22 @@ class StagingTest {
             assertThat(dav.send("COPY", "/a.txt", (String) null, "Destination", dav.url("/b.txt")).statusCode()).isEqualTo(201);
             served.server.close();
             assertThat(names(served.root)).containsExactly("a.txt", "b.txt");
+        }
+    }
+
+    /**
+     * A stop after the vault was locked (coffer serve's signal handler may lock before the server has
+     * stopped): the server stops without an exception; before, the staging folder's removal threw
+     * ClosedFileSystemException out of the stop (a stack trace on coffer serve's stderr).
+     */
+    @Test
+    void aStopAfterTheVaultWasLockedStopsQuietly() throws Exception {
+        try (ServedVault served = new ServedVault(tmp)) {
+            DavClient dav = new DavClient(served.url());
+            assertThat(dav.send("PUT", "/a.txt", "a").statusCode()).isEqualTo(201);
+            served.fs.close();
+
+            assertThatCode(served.server::close).doesNotThrowAnyException();
         }
     }
 
