@@ -112,10 +112,12 @@ public final class PassphraseField extends HBox {
     }
 
     private void redraw() {
+        int anchor = Math.min(field.getAnchor(), secret.length());
+        int caret = Math.min(field.getCaretPosition(), secret.length());
         redrawing = true;
         try {
             field.setText(show.isSelected() ? secret.view().toString() : bullets(secret.length()));
-            field.positionCaret(secret.length());
+            field.selectRange(anchor, caret); // where it was: typing on after "show" goes where the person looks
         } finally {
             redrawing = false;
         }

@@ -48,16 +48,25 @@ final class SecretBuffer {
 
     /**
      * {@code [start, end)} widened so that it does not split a surrogate pair (the field shows one
-     * bullet per char, so a caret can fall between the two halves of an emoji).
+     * bullet per char, so a caret can fall between the two halves of an emoji). An empty range (an
+     * insertion point) is moved past the pair instead: typing there must not delete the emoji.
      */
     int[] wholeCodePoints(int start, int end) {
-        if (start > 0 && start < length && Character.isLowSurrogate(chars[start]) && Character.isHighSurrogate(chars[start - 1])) {
+        if (start == end) {
+            int at = splitsPair(start) ? start + 1 : start;
+            return new int[] {at, at};
+        }
+        if (splitsPair(start)) {
             start--;
         }
-        if (end > 0 && end < length && Character.isLowSurrogate(chars[end]) && Character.isHighSurrogate(chars[end - 1])) {
+        if (splitsPair(end)) {
             end++;
         }
         return new int[] {start, end};
+    }
+
+    private boolean splitsPair(int index) {
+        return index > 0 && index < length && Character.isLowSurrogate(chars[index]) && Character.isHighSurrogate(chars[index - 1]);
     }
 
     /** A view of the current characters (no copy); valid until the next edit. */

@@ -2,12 +2,19 @@ package dev.coffer.app.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import javafx.event.Event;
+import javafx.scene.AccessibleAction;
 import javafx.scene.Scene;
 import javafx.scene.control.TextInputControl;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.DataFormat;
+import javafx.scene.input.InputMethodEvent;
+import javafx.scene.input.InputMethodHighlight;
+import javafx.scene.input.InputMethodTextRun;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
@@ -111,6 +118,58 @@ class PassphraseFieldIT {
         robot.clickOn("#pf-show");
         assertShows("secre1");
         assertThat(new String(Fx.call(field::take))).isEqualTo("secre1");
+    }
+
+    @Test
+    void typingBetweenTheTwoBulletsOfAnEmojiKeepsTheEmoji() throws Exception {
+        robot.write("a");
+        Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "\uD83D\uDD10")));
+        robot.push(KeyCode.CONTROL, KeyCode.V).write("b");
+        robot.type(KeyCode.LEFT, 2).write("X"); // the caret between the emoji's two bullets
+        assertShows("a\uD83D\uDD10Xb");
+    }
+
+    @Test
+    void anInputMethodsCompositionEndsAsTheCommittedText() throws Exception {
+        robot.write("abcd").type(KeyCode.LEFT, 2);
+        imeEvent("\u306b", "", 1);
+        imeEvent("\u306b\u307b", "", 2);
+        assertShows("ab\u306b\u307bcd");
+        imeEvent("", "\u65e5\u672c", 0);
+        assertShows("ab\u65e5\u672ccd");
+        robot.write("!");
+        assertShows("ab\u65e5\u672c!cd");
+    }
+
+    private void imeEvent(String composed, String committed, int caret) throws Exception {
+        List<InputMethodTextRun> runs = composed.isEmpty() ? List.of()
+                : List.of(new InputMethodTextRun(composed, InputMethodHighlight.UNSELECTED_RAW));
+        Fx.run(() -> Event.fireEvent(input(), new InputMethodEvent(
+                InputMethodEvent.INPUT_METHOD_TEXT_CHANGED, runs, committed, caret)));
+    }
+
+    @Test
+    void showKeepsTheCaretWhereItWas() throws Exception {
+        robot.write("abcdef").type(KeyCode.HOME).type(KeyCode.RIGHT, 2);
+        showCharacters(true); // as a click on the eye would, without the click moving the caret
+        robot.write("X");
+        showCharacters(false);
+        robot.write("Y");
+        assertShows("abXYcdef");
+    }
+
+    private void showCharacters(boolean show) throws Exception {
+        Fx.run(() -> ((ToggleButton) field.lookup("#pf-show")).setSelected(show));
+    }
+
+    @Test
+    void selectAllThenTypeAScreenReadersTextAndCtrlBackspaceReplaceTheWhole() throws Exception {
+        robot.write("abcdef").push(KeyCode.CONTROL, KeyCode.A).write("Q");
+        assertShows("Q");
+        Fx.run(() -> input().executeAccessibleAction(AccessibleAction.SET_TEXT, "hello"));
+        assertShows("hello");
+        robot.type(KeyCode.END).press(KeyCode.CONTROL).type(KeyCode.BACK_SPACE).release(KeyCode.CONTROL);
+        assertShows("");
     }
 
     @Test
