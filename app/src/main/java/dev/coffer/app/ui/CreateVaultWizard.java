@@ -82,8 +82,8 @@ public final class CreateVaultWizard {
         cancel.disableProperty().bind(vm.busy());
         stage.setOnHidden(e -> {
             vm.finish();
-            passphrase.take();
-            confirmation.take();
+            passphrase.clear(); // clear, not take: take's copy would stay in memory unwiped
+            confirmation.clear();
         });
         vm.step().addListener((o, a, b) -> showStep());
         showStep();
