@@ -44,9 +44,17 @@ final class SecretFiles {
         }
     }
 
-    /** The whole file as characters (a pipe: all it carries until its writer closes it). */
+    /** The whole file as characters, without a leading byte order mark (a pipe: all it carries until its writer closes it). */
     static char[] whole(Path file, PrintStream warnings) throws IOException, CliException {
-        return decode(read(file, false, warnings), file);
+        char[] all = decode(read(file, false, warnings), file);
+        if (all.length == 0 || all[0] != '\uFEFF') {
+            return all;
+        }
+        try {
+            return Arrays.copyOfRange(all, 1, all.length); // Notepad's: it would glue itself to the first word
+        } finally {
+            Arrays.fill(all, '\0');
+        }
     }
 
     /** The file's bytes; the caller wipes them. */
@@ -56,7 +64,7 @@ final class SecretFiles {
             warnIfOthersMayAccess(file, warnings);
         }
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = pipe && firstLineOfPipe ? upToFirstLineFeed(in) : in.readNBytes(MAX_BYTES + 1);
+            byte[] bytes = upTo(in, pipe && firstLineOfPipe);
             if (bytes.length > MAX_BYTES) {
                 Arrays.fill(bytes, (byte) 0);
                 throw CliException.usage("secret file larger than " + MAX_BYTES + " bytes"
@@ -80,11 +88,12 @@ final class SecretFiles {
     }
 
     /**
-     * The bytes before the first LF (which never occurs inside a UTF-8 sequence), or all until the
-     * end, at most {@value #MAX_BYTES} + 1. Reads as the bytes come, never waiting for more than one
-     * read returns once a line feed has arrived.
+     * All bytes until the end, or with {@code firstLine} those before the first LF (which never
+     * occurs inside a UTF-8 sequence), at most {@value #MAX_BYTES} + 1, in one buffer that is wiped
+     * ({@code InputStream.readNBytes} drops copies it never wipes). Reads as the bytes come, never
+     * waiting for more than one read returns once a line feed has arrived.
      */
-    private static byte[] upToFirstLineFeed(InputStream in) throws IOException {
+    static byte[] upTo(InputStream in, boolean firstLine) throws IOException {
         byte[] buffer = new byte[MAX_BYTES + 1];
         try {
             int length = 0;
@@ -93,7 +102,7 @@ final class SecretFiles {
                 if (n < 0) {
                     break;
                 }
-                for (int i = length; i < length + n; i++) {
+                for (int i = length; firstLine && i < length + n; i++) {
                     if (buffer[i] == '\n') {
                         return Arrays.copyOf(buffer, i);
                     }

@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +36,32 @@ class SecretFilesTest {
     void firstLineWithoutLineBreak(String content) throws Exception {
         Path f = Cli.file(tmp, "p", content);
         assertThat(new String(SecretFiles.firstLine(f, warnings))).isEqualTo("pässword 🔐");
+    }
+
+    @Test
+    void aWordsFileLosesItsByteOrderMark() throws Exception {
+        // Notepad's BOM is no whitespace: it glued itself to the first word, "not in the word list".
+        Path f = Cli.file(tmp, "w", "\uFEFFabandon ability\r\n");
+        assertThat(new String(SecretFiles.whole(f, warnings))).isEqualTo("abandon ability\r\n");
+    }
+
+    @Test
+    void everyBufferTheBytesWereReadIntoIsWiped() throws Exception {
+        List<byte[]> readInto = new ArrayList<>();
+        InputStream in = new ByteArrayInputStream("secret words\nmore".getBytes(StandardCharsets.UTF_8)) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                readInto.add(b);
+                return super.read(b, off, Math.min(len, 5)); // a few bytes a time, as a pipe gives them
+            }
+        };
+        for (boolean firstLine : new boolean[] {true, false}) {
+            in.reset();
+            byte[] bytes = SecretFiles.upTo(in, firstLine);
+            assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo(firstLine ? "secret words" : "secret words\nmore");
+            assertThat(readInto).isNotEmpty().allSatisfy(b -> assertThat(b).containsOnly(0));
+            readInto.clear();
+        }
     }
 
     @Test
