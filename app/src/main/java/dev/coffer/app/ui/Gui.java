@@ -199,9 +199,9 @@ public final class Gui {
         }
         if (confirm(m.get("main.forceLock.title"), m.get("main.forceLock.text", v.settings().name()),
                 m.get("main.forceLock.force"), "confirm-force-lock")) {
-            main.forceLock();
+            main.forceLock(v);
         } else {
-            main.declineForceLock();
+            main.declineForceLock(v);
         }
     }
 

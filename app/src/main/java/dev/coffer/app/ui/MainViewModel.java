@@ -158,17 +158,27 @@ public final class MainViewModel {
         lock(selected.get(), false);
     }
 
-    /** The person agreed to lock although files are open. */
-    public void forceLock() {
-        ManagedVault v = forceLockOffer.get();
-        forceLockOffer.set(null);
+    /**
+     * The person agreed to lock {@code v} although files are open. Named, not taken from the offer:
+     * while the question was open the offer may have moved on to another vault (the tray's lock),
+     * which nobody agreed to force.
+     */
+    public void forceLock(ManagedVault v) {
+        answered(v);
         lock(v, true);
         offerNextForceLock();
     }
 
-    public void declineForceLock() {
-        forceLockOffer.set(null);
+    public void declineForceLock(ManagedVault v) {
+        answered(v);
         offerNextForceLock();
+    }
+
+    private void answered(ManagedVault v) {
+        if (forceLockOffer.get() == v) {
+            forceLockOffer.set(null);
+        }
+        forceLockQueue.remove(v); // asked once, even if a second lock all queued it again
     }
 
     private void offerNextForceLock() {
@@ -222,8 +232,8 @@ public final class MainViewModel {
             }
             notice.set(stayedUnlocked(stayed));
             stayed.forEach((v, why) -> {
-                if (why.problem() == Problem.DRIVE_BUSY) {
-                    forceLockQueue.add(v);
+                if (why.problem() == Problem.DRIVE_BUSY && !forceLockQueue.contains(v) && forceLockOffer.get() != v) {
+                    forceLockQueue.add(v); // once: a second lock all while the questions are open adds no repeats
                 }
             });
             someStayed.run();

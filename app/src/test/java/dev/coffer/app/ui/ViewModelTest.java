@@ -189,10 +189,10 @@ class ViewModelTest {
         m.lockSelected();
         assertThat(m.forceLockOffer().get()).isSameAs(v);
         assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
-        m.declineForceLock();
+        m.declineForceLock(v);
         assertThat(v.state()).isEqualTo(VaultState.UNLOCKED);
         m.lockSelected();
-        m.forceLock();
+        m.forceLock(v);
         assertThat(m.forceLockOffer().get()).isNull();
         assertThat(v.state()).isEqualTo(VaultState.LOCKED);
         assertThat(drive.mounted).isFalse();
@@ -221,10 +221,10 @@ class ViewModelTest {
                 + "\u201cMusic\u201d stayed unlocked because programs have files open in it");
         assertThat(m.forceLockOffer().get()).isSameAs(work);
 
-        m.declineForceLock(); // Work stays; Music is asked next
+        m.declineForceLock(work); // Work stays; Music is asked next
         assertThat(work.state()).isEqualTo(VaultState.UNLOCKED);
         assertThat(m.forceLockOffer().get()).isSameAs(music);
-        m.forceLock();
+        m.forceLock(music);
         assertThat(music.state()).isEqualTo(VaultState.LOCKED);
         assertThat(m.forceLockOffer().get()).isNull();
 
@@ -233,6 +233,34 @@ class ViewModelTest {
         assertThat(work.state()).isEqualTo(VaultState.LOCKED);
         assertThat(m.notice().get()).isEmpty();
         assertThat(shown[0]).as("nothing stayed: the window is left as it is").isEqualTo(1);
+    }
+
+    @Test
+    void theAnswerToAForcedLockQuestionGoesToTheVaultItNamed() throws Exception {
+        MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
+        ManagedVault work = created("Work");
+        ManagedVault music = created("Music");
+        ManagedVault daily = created("Daily");
+        for (ManagedVault v : List.of(work, music, daily)) {
+            t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        }
+        t.fuse.drives.forEach(d -> d.busy = true);
+        m.lockAllOfferingForce(() -> { });
+        assertThat(m.forceLockOffer().get()).as("the question about Work is open").isSameAs(work);
+        // While it is open, the tray's "Daily - Unlocked" finds Daily busy, and Lock all is asked again.
+        m.selected().set(daily);
+        m.lockSelected();
+        m.lockAllOfferingForce(() -> { });
+
+        m.forceLock(work); // the person answers the question that named Work
+        assertThat(work.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(daily.state()).as("nobody agreed to force Daily").isEqualTo(VaultState.UNLOCKED);
+        assertThat(m.forceLockOffer().get()).isSameAs(daily);
+        m.declineForceLock(daily);
+        assertThat(m.forceLockOffer().get()).isSameAs(music);
+        m.declineForceLock(music);
+        assertThat(m.forceLockOffer().get()).as("each vault asked about once").isNull();
+        assertThat(List.of(music.state(), daily.state())).containsOnly(VaultState.UNLOCKED);
     }
 
     @Test
