@@ -15,7 +15,8 @@ public final class Passphrases {
 
     /** The message key of what is wrong with the new passphrase, or empty if it is acceptable. */
     public static String problemKey(CharSequence passphrase, CharSequence confirmation) {
-        if (passphrase.length() < MIN_LENGTH) {
+        // characters as a person counts them (code points), as coffer's CLI does: an emoji is one
+        if (Character.codePointCount(passphrase, 0, passphrase.length()) < MIN_LENGTH) {
             return "passphrase.tooShort";
         }
         if (!contentEquals(passphrase, confirmation)) {
