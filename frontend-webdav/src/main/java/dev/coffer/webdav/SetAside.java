@@ -54,6 +54,16 @@ final class SetAside {
             Files.move(tree.file(p), entry);
             return entry;
         } catch (IOException | RuntimeException e) {
+            if (Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
+                // A vault's move can fail after its rename (its folder fsync failed): the resource is
+                // here, not nothing. Put back; if that fails too, it stays with its record for the next start.
+                try {
+                    putBack(entry, p);
+                } catch (IOException | RuntimeException x) {
+                    e.addSuppressed(x);
+                }
+                throw e;
+            }
             try {
                 Files.deleteIfExists(record);
             } catch (IOException x) {

@@ -3,6 +3,8 @@ package dev.coffer.webdav;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.coffer.core.nio.CofferFileSystem;
+import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.nio.RecordingFileSystem;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -112,6 +114,32 @@ class StagingTest {
                 assertThat(Files.readString(served.root.resolve("docs/old (recovered by Coffer)/a.txt"))).isEqualTo("a");
                 assertThat(Files.readString(served.root.resolve("docs/old/b.txt"))).isEqualTo("b");
             }
+        }
+    }
+
+    /**
+     * A vault's move can fail after its rename (the folder fsync that makes it durable fails): the
+     * overwritten folder was then in the staging folder, and the failed set-aside deleted it there
+     * as if nothing had moved, while the MOVE failed: the folder it was to replace was gone.
+     */
+    @Test
+    void aSetAsideWhoseMoveFailsAfterItsRenameKeepsTheFolder() throws Exception {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        try (CofferFileSystem fs = CofferFileSystems.create(rec.wrap(tmp.resolve("vault")), "test passphrase".toCharArray(),
+                ServedVault.FAST);
+                WebDavServer server = WebDavServer.start(fs.getPath("/"), 0)) {
+            DavClient dav = new DavClient(server.url());
+            Path root = fs.getPath("/");
+            assertThat(dav.send("PUT", "/made.txt", "the staging folder is made").statusCode()).isEqualTo(201);
+            Files.createDirectories(root.resolve("docs/old"));
+            Files.writeString(root.resolve("docs/old/a.txt"), "a");
+            Files.createDirectory(root.resolve("new"));
+            rec.failFolderSyncsFromMove(0); // the set-aside rename is made, its fsync fails
+
+            assertThat(dav.send("MOVE", "/new", (String) null, "Destination", dav.url("/docs/old")).statusCode()).isEqualTo(500);
+
+            rec.folderSyncFails = folder -> false;
+            assertThat(Files.readString(root.resolve("docs/old/a.txt"))).isEqualTo("a");
         }
     }
 
