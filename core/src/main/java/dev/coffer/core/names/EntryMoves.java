@@ -130,7 +130,7 @@ public final class EntryMoves {
      *
      * @return true if the folder is gone
      */
-    static boolean removeEmptied(Path folder, boolean shortened) throws IOException {
+    public static boolean removeEmptied(Path folder, boolean shortened) throws IOException {
         List<String> rest = DirectoryLister.sortedNames(folder);
         if (!rest.isEmpty() && !(shortened && rest.equals(List.of(LongNames.NAME_FILE)))) {
             LOG.warn("Left an emptied entry folder because it still holds other files {}: {}", rest, folder);

@@ -4,6 +4,7 @@ import dev.coffer.core.content.ContentKeys;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.DirectoryLister;
 import dev.coffer.core.names.Entry;
+import dev.coffer.core.names.EntryMoves;
 import dev.coffer.core.names.EntryType;
 import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.Names;
@@ -183,13 +184,19 @@ final class TreeWriter {
         }
     }
 
-    /** Removes what is left of an entry once its payload is gone: {@code name.c9s} and the entry folder. */
+    /**
+     * Removes what is left of an entry once its payload is gone: {@code name.c9s} and the entry
+     * folder. A folder that still holds something else (a sync client's {@code contents (1).c9r})
+     * keeps its {@code name.c9s}, so that the next listing can name that copy (spec 6).
+     */
     static void removeEntryFolder(Entry e) throws IOException {
-        if (e.shortened()) {
-            Files.deleteIfExists(e.entryPath().resolve(LongNames.NAME_FILE));
+        if (!e.shortened() && e.type() == EntryType.FILE) {
+            return; // the payload was the entry
         }
-        if (e.shortened() || e.type() != EntryType.FILE) {
-            Files.deleteIfExists(e.entryPath());
+        try {
+            EntryMoves.removeEmptied(e.entryPath(), e.shortened());
+        } catch (NoSuchFileException gone) {
+            // removed meanwhile (a sync client): nothing left to remove
         }
     }
 
