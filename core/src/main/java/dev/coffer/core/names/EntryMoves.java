@@ -136,12 +136,22 @@ public final class EntryMoves {
             LOG.warn("Left an emptied entry folder because it still holds other files {}: {}", rest, folder);
             return false;
         }
+        Path nameFile = folder.resolve(LongNames.NAME_FILE);
+        byte[] name = shortened && !rest.isEmpty() ? Files.readAllBytes(nameFile) : null;
         if (shortened) {
-            Files.deleteIfExists(folder.resolve(LongNames.NAME_FILE));
+            Files.deleteIfExists(nameFile);
         }
         try {
             Files.delete(folder);
         } catch (DirectoryNotEmptyException e) {
+            // A file a sync client delivered meanwhile (a payload, a copy) must stay nameable.
+            if (name != null) {
+                try {
+                    AtomicFiles.writeNew(nameFile, name);
+                } catch (FileAlreadyExistsException written) {
+                    // the sync delivered the name file too
+                }
+            }
             LOG.warn("Left an emptied entry folder because a file appeared in it: {}", folder);
             return false;
         }

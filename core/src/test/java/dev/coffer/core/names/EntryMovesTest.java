@@ -136,4 +136,33 @@ class EntryMovesTest {
 
         assertThat(f.slot(LONG).entryPath()).doesNotExist();
     }
+
+    /**
+     * A file a sync client drops into an emptied long-name entry folder between the removal of its
+     * name file and of the folder: the name file is written back, so the file stays nameable (a
+     * listing resolves it); before, it lay in a folder without name.c9s that nothing could name.
+     */
+    @Test
+    void aFileArrivingWhileAnEmptiedFolderIsRemovedKeepsTheFoldersNameFile() throws IOException {
+        f.file(LONG, "long");
+        Path entry = f.slot(LONG).entryPath();
+        Files.delete(f.slot(LONG).payload(EntryType.FILE));
+        byte[] name = Files.readAllBytes(entry.resolve(LongNames.NAME_FILE));
+        RecordingFileSystem rec = new RecordingFileSystem();
+        rec.deleteFails = p -> {
+            if (p.getFileName().toString().equals(LongNames.NAME_FILE)) {
+                try {
+                    Files.writeString(entry.resolve("contents.c9r"), "arrived"); // the sync, at this moment
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            return false;
+        };
+
+        assertThat(EntryMoves.removeEmptied(rec.wrap(entry), true)).isFalse();
+
+        assertThat(entry.resolve(LongNames.NAME_FILE)).hasBinaryContent(name);
+        assertThat(entry.resolve("contents.c9r")).hasContent("arrived");
+    }
 }
