@@ -14,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -29,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * in the kernel's mount table, where the next mount's checks see it.
  *
  * <p>Keyed by the mount point's path with its parents resolved. Across processes: a POSIX lock on a file named after the
- * path's SHA-256 in a folder of the user's own (0700): {@code $XDG_RUNTIME_DIR/coffer}, else
- * {@code coffer-UID} in the temp folder; the files stay (removing a lock file while another process
+ * path's SHA-256 in a folder of the user's own (0700): {@code coffer-UID} in the temp folder, the
+ * same for every process of the user whatever its environment ({@link #foldersFor}); the files stay (removing a lock file while another process
  * waits to open it would let two hold "the" lock). Within this process: a set of the paths held,
  * checked first, because the JDK refuses a second lock of one file in a process, and closing any
  * other descriptor of the file would drop the process's POSIX lock: only the holder opens the file.
@@ -109,36 +108,23 @@ final class MountPointLock implements AutoCloseable {
         }
     }
 
-    /** The folder of user {@code uid}'s lock files: {@code $XDG_RUNTIME_DIR/coffer}, else {@code coffer-UID} in the temp folder. */
+    /** The folder of user {@code uid}'s lock files, unless another user took its name: {@code coffer-UID} in the temp folder. */
     static Path folderFor(long uid) {
         return foldersFor(uid).get(0);
     }
 
     /**
-     * Where user {@code uid}'s lock files may go, in order: {@code $XDG_RUNTIME_DIR/coffer} if that
-     * folder is the user's (root run with a user's environment, sudo -E, would otherwise make a
-     * folder of root's in the user's runtime folder, and the user's mounts would all be refused);
-     * {@code coffer-UID} in the temp folder; {@code .cache/coffer-mount-locks} in the home folder,
-     * for when another user has taken the name in a shared temp folder first.
+     * Where user {@code uid}'s lock files may go, in order: {@code coffer-UID} in the temp folder;
+     * {@code .cache/coffer-mount-locks} in the home folder, for when another user has taken that name
+     * in a shared temp folder first. Neither depends on the environment: a desktop process
+     * ({@code XDG_RUNTIME_DIR} set) and an ssh or cron one (unset) must lock in one place, and before
+     * session 34 the first locked in {@code $XDG_RUNTIME_DIR/coffer}, the second in the temp folder,
+     * and both could mount on one folder. (The JDK takes both from the system, not from {@code
+     * TMPDIR} or {@code HOME}; root run with a user's environment, sudo -E, uses root's own.)
      */
     static List<Path> foldersFor(long uid) {
-        List<Path> folders = new ArrayList<>();
-        String runtime = System.getenv("XDG_RUNTIME_DIR");
-        if (runtime != null && !runtime.isEmpty() && Path.of(runtime).isAbsolute() && ownedBy(Path.of(runtime), uid)) {
-            folders.add(Path.of(runtime, "coffer"));
-        }
-        folders.add(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid));
-        folders.add(Path.of(System.getProperty("user.home"), ".cache", "coffer-mount-locks"));
-        return folders;
-    }
-
-    private static boolean ownedBy(Path folder, long uid) {
-        try {
-            return Files.isDirectory(folder)
-                    && (!posix() || ((Number) Files.getAttribute(folder, "unix:uid")).longValue() == uid);
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return List.of(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid),
+                Path.of(System.getProperty("user.home"), ".cache", "coffer-mount-locks"));
     }
 
     private static Path firstOwnFolder(List<Path> folders, long uid) throws IOException {

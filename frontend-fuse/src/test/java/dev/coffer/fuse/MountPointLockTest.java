@@ -116,31 +116,67 @@ class MountPointLockTest {
         assertThat(runtime.resolve("coffer")).doesNotExist();
     }
 
+    /**
+     * A process with a runtime folder of the user's (a desktop session) and one without (ssh, cron)
+     * lock in one place: before, the first locked in {@code $XDG_RUNTIME_DIR/coffer}, the second in
+     * {@code coffer-UID} in the temp folder, and both mounted on one folder at once.
+     */
+    @Test
+    void processesWithAndWithoutARuntimeFolderExcludeEachOther() throws Exception {
+        Path runtime = Files.createDirectory(tmp.resolve("run"));
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        Path home = Files.createDirectory(tmp.resolve("home"));
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+
+        Process desktop = startChild(mnt, uid(), runtime, shared, home, "hold");
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(desktop.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("locked");
+            assertThat(lockInChild(mnt, uid(), null, shared, home)).as("a process without XDG_RUNTIME_DIR")
+                    .startsWith("refused").contains("another mount is being started");
+        } finally {
+            desktop.destroyForcibly();
+            assertThat(desktop.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+
+        Process ssh = startChild(mnt, uid(), null, shared, home, "hold");
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(ssh.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("locked");
+            assertThat(lockInChild(mnt, uid(), runtime, shared, home)).as("a process with XDG_RUNTIME_DIR")
+                    .startsWith("refused").contains("another mount is being started");
+        } finally {
+            ssh.destroyForcibly();
+            assertThat(ssh.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(lockInChild(mnt, uid(), runtime, shared, home)).isEqualTo("locked");
+    }
+
     /** Runs {@link DefaultLockFolderProcess} with this runtime folder (none if null), temp folder and home; its output. */
     private String lockInChild(Path mnt, long uid, Path runtime, Path tempFolder, Path home) throws Exception {
+        Process child = startChild(mnt, uid, runtime, tempFolder, home);
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
+
+    private Process startChild(Path mnt, long uid, Path runtime, Path tempFolder, Path home, String... more)
+            throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.io.tmpdir=" + tempFolder, "-Duser.home=" + home, "-cp", System.getProperty("java.class.path"),
                 DefaultLockFolderProcess.class.getName(), mnt.toString(), Long.toString(uid)));
+        command.addAll(List.of(more));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (runtime == null) {
             pb.environment().remove("XDG_RUNTIME_DIR");
         } else {
             pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
         }
-        Process child = pb.start();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        return out;
+        return pb.start();
     }
 
     @Test
-    void theLockFilesGoInTheRuntimeFolderElseInTheUsersFolderInTheTempFolder() throws Exception {
-        String runtime = System.getenv("XDG_RUNTIME_DIR");
-        Path folder = MountPointLock.folderFor(uid());
-        if (runtime != null && !runtime.isEmpty() && Files.isDirectory(Path.of(runtime))) {
-            assertThat(folder).isEqualTo(Path.of(runtime, "coffer"));
-        } else {
-            assertThat(folder).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid()));
-        }
+    void theLockFilesGoInTheUsersFolderInTheTempFolderWhateverTheEnvironment() throws Exception {
+        assertThat(MountPointLock.folderFor(uid())).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "coffer-" + uid()));
     }
 }
