@@ -17,10 +17,16 @@ import java.util.concurrent.TimeoutException;
  * <p>Not responsible for how a mount is undone ({@link FuseMount}).
  */
 final class ExitGuard {
-    /** Longer than a mount can take: libfuse's mount, then the kernel's INIT (30 s at most). */
+    /**
+     * Longer than a mount can take at exit. The INIT wait ends at once then ({@link #exiting}), so
+     * this bounds libfuse's mount (fusermount), which is fast unless the system hangs it; no shorter:
+     * giving up while fusermount runs would let its mount appear after the JVM has gone, stale,
+     * with nobody left to undo it.
+     */
     private static final long MOUNT_WAIT_SECONDS = 60;
 
     private final CompletableFuture<FuseMount> made = new CompletableFuture<>();
+    private final CompletableFuture<Void> exiting = new CompletableFuture<>();
     private final Thread hook = new Thread(this::atExit, "coffer-fuse-exit-guard");
 
     private ExitGuard() {}
@@ -47,7 +53,13 @@ final class ExitGuard {
         }
     }
 
+    /** Completes when the JVM starts exiting: a mount still waiting for the kernel's INIT then gives up. */
+    CompletableFuture<Void> exiting() {
+        return exiting;
+    }
+
     private void atExit() {
+        exiting.complete(null);
         FuseMount mount;
         try {
             mount = made.get(MOUNT_WAIT_SECONDS, TimeUnit.SECONDS);

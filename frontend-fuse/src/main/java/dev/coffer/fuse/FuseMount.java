@@ -3,6 +3,7 @@ package dev.coffer.fuse;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -145,7 +146,7 @@ public final class FuseMount implements AutoCloseable {
                 natives.fuse.fuse_teardown(fuse, mountPointString.getValue()); // never a mount without a server
                 throw e;
             }
-            m.awaitInit();
+            m.awaitInit(guard);
             m.watchForDetach();
             return m;
         } catch (IOException | RuntimeException e) {
@@ -297,9 +298,19 @@ public final class FuseMount implements AutoCloseable {
         return adapter;
     }
 
-    private void awaitInit() throws IOException {
+    /**
+     * Waits for the kernel's INIT, or for the JVM to start exiting: the exit guard waits for this
+     * call, and a mount whose INIT is still unanswered (nothing can have used it: the kernel holds
+     * every request until then) is detached at once instead of holding the exit up to 30 s.
+     */
+    private void awaitInit(ExitGuard guard) throws IOException {
         try {
-            adapter.initialised().get(INIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            CompletableFuture.anyOf(adapter.initialised(), guard.exiting()).get(INIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!adapter.initialised().isDone()) {
+                fusermount.unmount(mountPoint.folder(), true);
+                throw new IOException("the JVM is exiting: the mount at " + mountPoint.folder()
+                        + ", not yet started, is undone");
+            }
         } catch (InterruptedException e) {
             // The kernel's mount is made and the mount call fails: nobody would own (or unmount) it.
             IOException failure = new IOException("interrupted while mounting", e);

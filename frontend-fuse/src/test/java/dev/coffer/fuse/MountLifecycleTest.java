@@ -291,6 +291,26 @@ class MountLifecycleTest {
     }
 
     /**
+     * A signal while the kernel's INIT is still unanswered does not hold the exit until it is (the
+     * exit guard waited up to a minute for the mount call, so 30 s for the INIT): nothing can have
+     * used the mount yet, and it is detached at once, leaving no mount and no folder behind.
+     */
+    @Test
+    void aSignalWhileTheKernelsInitIsUnansweredEndsTheProcessWithoutWaitingForIt() throws Exception {
+        Path mnt = tmp.resolve("a/mnt");
+        Process child = childMountAt(mnt, "kernel-mounted", "stalled-init");
+        assertThat(MountTable.isMounted(mnt)).as("the kernel's mount is made").isTrue();
+        child.destroy(); // SIGTERM
+        try {
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("ended before the INIT 20 s late").isTrue();
+        } finally {
+            child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        assertThat(MountTable.isMounted(mnt)).as("left mounted").isFalse();
+        assertThat(Files.exists(tmp.resolve("a"))).as("the folders the mount created").isFalse();
+    }
+
+    /**
      * The mounting thread interrupted while the kernel's INIT is still unanswered (a GUI cancelling
      * its mount task): the mount call fails, so nobody owns the mount. It is undone and the folder it
      * created removed, instead of a mount left serving the vault with no owner to unmount it.

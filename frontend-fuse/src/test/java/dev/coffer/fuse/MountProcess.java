@@ -10,24 +10,30 @@ import jnr.ffi.Pointer;
  * and taking the mount over. Killing it with SIGKILL leaves the stale mount that the next mount of
  * the same folder must clear. With {@code slow-init} as {@code args[2]}, the kernel's INIT is
  * answered 3 s late, after printing "kernel-mounted": a signal then comes while the mount is
- * starting, the kernel's mount made and {@link FuseMount#mount} not yet returned.
+ * starting, the kernel's mount made and {@link FuseMount#mount} not yet returned. With
+ * {@code stalled-init}, 20 s late.
  */
 public final class MountProcess {
     private MountProcess() {}
 
     public static void main(String[] args) throws Exception {
-        boolean slowInit = args.length > 2 && args[2].equals("slow-init");
+        String init = args.length > 2 ? args[2] : "";
+        long initDelayMillis = init.equals("slow-init") ? 3_000 : init.equals("stalled-init") ? 20_000 : 0;
         FuseMount m = FuseMount.mount(Path.of(args[0]), Path.of(args[1]), MountOptions.defaults(false),
-                slowInit ? SlowInitAdapter::new : FuseAdapter::new);
+                initDelayMillis > 0 ? (root, uid, gid) -> new SlowInitAdapter(root, uid, gid, initDelayMillis)
+                        : FuseAdapter::new);
         System.out.println("mounted");
         System.out.flush();
         m.awaitEnd(1, TimeUnit.DAYS);
     }
 
-    /** Answers INIT 3 s late. */
+    /** Answers INIT late. */
     private static final class SlowInitAdapter extends FuseAdapter {
-        SlowInitAdapter(Path root, long uid, long gid) {
+        private final long delayMillis;
+
+        SlowInitAdapter(Path root, long uid, long gid, long delayMillis) {
             super(root, uid, gid);
+            this.delayMillis = delayMillis;
         }
 
         @Override
@@ -35,7 +41,7 @@ public final class MountProcess {
             System.out.println("kernel-mounted");
             System.out.flush();
             try {
-                Thread.sleep(3_000);
+                Thread.sleep(delayMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
