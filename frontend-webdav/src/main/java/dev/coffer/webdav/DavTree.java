@@ -104,13 +104,22 @@ final class DavTree {
             try {
                 Files.move(target, staged);
             } catch (IOException | RuntimeException e) {
-                staging.end(staged); // nothing was moved there
+                try {
+                    staging.end(staged); // a vault's move may have renamed before it failed: what it moved was to go anyway
+                } catch (IOException | RuntimeException x) {
+                    e.addSuppressed(x);
+                }
                 throw e;
             }
         } else {
             Files.delete(target);
         }
-        props.deleted(p);
+        try {
+            props.deleted(p);
+        } catch (IOException | RuntimeException e) {
+            finishDelete(staged); // the folder is out of the tree: its staged entry is ended, not left counted
+            throw e;
+        }
         return staged;
     }
 

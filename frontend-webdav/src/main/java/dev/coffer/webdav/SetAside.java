@@ -54,31 +54,55 @@ final class SetAside {
             Files.move(tree.file(p), entry);
             return entry;
         } catch (IOException | RuntimeException e) {
-            if (Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
-                // A vault's move can fail after its rename (its folder fsync failed): the resource is
-                // here, not nothing. Put back; if that fails too, it stays with its record for the next start.
-                try {
-                    putBack(entry, p);
-                } catch (IOException | RuntimeException x) {
-                    e.addSuppressed(x);
-                }
-                throw e;
-            }
-            try {
-                Files.deleteIfExists(record);
-            } catch (IOException x) {
-                e.addSuppressed(x);
-            }
-            staging.end(entry); // nothing was moved there
+            undo(entry, record, p, e);
             throw e;
         }
     }
 
-    /** Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). */
+    /** After a failed {@link #setAside}: ends its entry (put back, or removed if nothing moved), failures added to {@code e}. */
+    private void undo(Path entry, Path record, DavPath p, Exception e) {
+        boolean moved;
+        try {
+            moved = Files.exists(entry, LinkOption.NOFOLLOW_LINKS);
+        } catch (RuntimeException x) { // the vault was locked meanwhile: whatever is there stays for the sweep
+            e.addSuppressed(x);
+            staging.release();
+            return;
+        }
+        if (moved) {
+            // A vault's move can fail after its rename (its folder fsync failed): the resource is
+            // here, not nothing. Put back; if that fails too, it stays with its record for the sweep.
+            try {
+                putBack(entry, p);
+            } catch (IOException | RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            return;
+        }
+        try {
+            Files.deleteIfExists(record);
+        } catch (IOException | RuntimeException x) {
+            e.addSuppressed(x);
+        }
+        try {
+            staging.end(entry); // nothing was moved there
+        } catch (IOException | RuntimeException x) {
+            e.addSuppressed(x);
+        }
+    }
+
+    /**
+     * Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). Its count
+     * is released whatever happens, but what cannot be put back is never deleted: it stays with its
+     * record, and the sweep gives it back (at the clean stop, or the next start).
+     */
     void putBack(Path entry, DavPath p) throws IOException {
-        Files.move(entry, tree.file(p));
-        Files.deleteIfExists(recordOf(entry));
-        staging.end(entry);
+        try {
+            Files.move(entry, tree.file(p));
+            Files.deleteIfExists(recordOf(entry));
+        } finally {
+            staging.release();
+        }
     }
 
     /**

@@ -101,15 +101,22 @@ final class Staging {
         return folder.resolve(DeadProperties.RESERVED_PREFIX + kind + "-" + UUID.randomUUID());
     }
 
-    /** Removes what is left at {@code staged} (it was not put in place); the folder stays for the next entry. */
+    /** Removes what is left at {@code staged} (it was not put in place) and {@link #release}s its count. */
     void end(Path staged) throws IOException {
         try {
             DavTree.deleteTree(staged);
         } finally {
-            synchronized (this) {
-                running--;
-            }
+            release();
         }
+    }
+
+    /**
+     * Ends one {@link #begin} without deleting anything: for an entry that must stay (a set-aside
+     * that could not be put back keeps its record for the sweep). Each begin is paired with exactly
+     * one end or release on every path: a count never released kept a clean stop from removing the folder.
+     */
+    synchronized void release() {
+        running--;
     }
 
     /**

@@ -117,21 +117,24 @@ final class WriteMethods {
         if (depth != null && !depth.equalsIgnoreCase("infinity") && tree.isFolder(p)) {
             return DavReply.status(400); // RFC 4918 9.6.1: DELETE of a collection is always depth infinity
         }
-        Path staged;
+        Path staged = null;
         // Checked and taken out of the tree under the commit lock, so no LOCK is granted in between;
         // a folder's members are deleted after, out of sight (DavTree.delete).
-        synchronized (commits) {
-            if (tree.attributes(p).isEmpty()) {
-                return DavReply.status(404);
+        try {
+            synchronized (commits) {
+                if (tree.attributes(p).isEmpty()) {
+                    return DavReply.status(404);
+                }
+                Optional<DavError> refused = common(req, p, pre.locksForMembership(p));
+                if (refused.isPresent()) {
+                    return DavReply.of(refused.get());
+                }
+                staged = tree.delete(p);
+                locks.removeAtOrBelow(p);
             }
-            Optional<DavError> refused = common(req, p, pre.locksForMembership(p));
-            if (refused.isPresent()) {
-                return DavReply.of(refused.get());
-            }
-            staged = tree.delete(p);
-            locks.removeAtOrBelow(p);
+        } finally {
+            tree.finishDelete(staged);
         }
-        tree.finishDelete(staged);
         return DavReply.status(204);
     }
 

@@ -143,6 +143,59 @@ class StagingTest {
         }
     }
 
+    /**
+     * An overwriting MOVE whose set-aside and put-back both fail after their renames (a vault's folder
+     * fsync): the folder is back, its record left; before, the put-back's failure never released its
+     * count, so a clean stop skipped its sweep and the staging folder stayed in the root until the next start.
+     */
+    @Test
+    void aPutBackThatFailsStillLetsACleanStopRemoveTheStagingFolder() throws Exception {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        try (CofferFileSystem fs = CofferFileSystems.create(rec.wrap(tmp.resolve("vault")), "test passphrase".toCharArray(),
+                ServedVault.FAST)) {
+            Path root = fs.getPath("/");
+            try (WebDavServer server = WebDavServer.start(root, 0)) {
+                DavClient dav = new DavClient(server.url());
+                assertThat(dav.send("PUT", "/made.txt", "the staging folder is made").statusCode()).isEqualTo(201);
+                Files.createDirectories(root.resolve("docs/old"));
+                Files.writeString(root.resolve("docs/old/a.txt"), "a");
+                Files.createDirectory(root.resolve("new"));
+                rec.failFolderSyncsFromMove(1); // every fsync after the set-aside's rename fails: its own, the put-back's
+
+                assertThat(dav.send("MOVE", "/new", (String) null, "Destination", dav.url("/docs/old")).statusCode()).isEqualTo(500);
+
+                rec.folderSyncFails = folder -> false;
+                assertThat(Files.readString(root.resolve("docs/old/a.txt"))).isEqualTo("a"); // put back, never deleted
+                assertThat(names(root.resolve(Staging.FOLDER))).anyMatch(n -> n.endsWith(SetAside.RECORD_SUFFIX));
+            }
+            assertThat(root.resolve(Staging.FOLDER)).doesNotExist();
+            assertThat(Files.readString(root.resolve("docs/old/a.txt"))).isEqualTo("a");
+        }
+    }
+
+    /**
+     * A folder DELETE whose dead properties cannot be dropped (500): before, its staged entry stayed
+     * counted, and a clean stop left the staging folder (and the deleted folder in it) in the root.
+     */
+    @Test
+    void aFolderDeleteWhosePropertiesCannotBeDroppedLeavesNothingAfterACleanStop() throws Exception {
+        Path plain = Files.createDirectory(tmp.resolve("plain"));
+        Files.createDirectories(plain.resolve("folder"));
+        Files.writeString(plain.resolve("folder/a.txt"), "a");
+        RecordingFileSystem rec = new RecordingFileSystem();
+        try (WebDavServer server = WebDavServer.start(rec.wrap(plain), 0)) {
+            DavClient dav = new DavClient(server.url());
+            assertThat(dav.send("PROPPATCH", "/folder", "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\"><D:set><D:prop>"
+                    + "<z xmlns=\"urn:z\">1</z></D:prop></D:set></D:propertyupdate>").statusCode()).isEqualTo(207);
+            rec.deleteFails = p -> p.getFileName() != null && p.getFileName().toString().startsWith(DeadProperties.SIDECAR_PREFIX);
+
+            assertThat(dav.send("DELETE", "/folder", (String) null).statusCode()).isEqualTo(403); // the sidecar's delete is refused
+
+            rec.deleteFails = p -> false;
+        }
+        assertThat(names(plain)).noneMatch(n -> n.equals("folder") || n.equals(Staging.FOLDER));
+    }
+
     /** A read-only vault with a killed server's leftovers in its staging folder still serves (they stay). */
     @Test
     void aReadOnlyVaultWithLeftoversStillServes() throws Exception {
