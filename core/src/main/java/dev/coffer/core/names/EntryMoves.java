@@ -131,6 +131,16 @@ public final class EntryMoves {
      * @return true if the folder is gone
      */
     public static boolean removeEmptied(Path folder, boolean shortened) throws IOException {
+        if (!shortened) {
+            // The common case costs one rmdir, no listing (every rmdir and folder move passes here):
+            // only a folder that is not empty is looked into.
+            try {
+                Files.delete(folder);
+                return true;
+            } catch (DirectoryNotEmptyException e) {
+                // something else is in it: said below
+            }
+        }
         List<String> rest = DirectoryLister.sortedNames(folder);
         if (!rest.isEmpty() && !(shortened && rest.equals(List.of(LongNames.NAME_FILE)))) {
             LOG.warn("Left an emptied entry folder because it still holds other files {}: {}", rest, folder);
