@@ -32,20 +32,8 @@ class ConcurrentPassphraseChangeTest {
 
     @Test
     void ofTwoChangesAtOnceOneWinsAndTheOtherIsRefused() throws Exception {
-        CyclicBarrier bothHaveRead = new CyclicBarrier(2);
-        Kdf meeting = (passphrase, salt, params) -> {
-            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
-            if (NEW.contains(new String(passphrase, StandardCharsets.UTF_8))) {
-                try {
-                    // Both read the old file and go on to check and replace it at the same moment.
-                    bothHaveRead.await(60, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            return kek;
-        };
-        VaultOperations ops = new VaultOperations(meeting, new SecureRandom());
+        // Both read the old file and go on to check and replace it at the same moment.
+        VaultOperations ops = new VaultOperations(meetingAfterTheNewKeys(), new SecureRandom());
         Path vault = tmp.resolve("vault");
         ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -84,20 +72,8 @@ class ConcurrentPassphraseChangeTest {
      */
     @Test
     void ofTwoRecoveriesOverAMissingMasterkeyFileOneWinsAndTheOtherIsRefused() throws Exception {
-        CyclicBarrier bothHaveRead = new CyclicBarrier(2);
-        Kdf meeting = (passphrase, salt, params) -> {
-            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
-            if (NEW.contains(new String(passphrase, StandardCharsets.UTF_8))) {
-                try {
-                    // Both found no masterkey file and go on to write theirs at the same moment.
-                    bothHaveRead.await(60, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            return kek;
-        };
-        VaultOperations ops = new VaultOperations(meeting, new SecureRandom());
+        // Both found no masterkey file and go on to write theirs at the same moment.
+        VaultOperations ops = new VaultOperations(meetingAfterTheNewKeys(), new SecureRandom());
         Path vault = tmp.resolve("vault");
         ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
         String words = String.join(" ", ops.recoveryKey(vault, OLD.getBytes(StandardCharsets.UTF_8)));
@@ -128,5 +104,21 @@ class ConcurrentPassphraseChangeTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Scrypt, then for either new passphrase a wait for the other one's: the two writes meet. */
+    private static Kdf meetingAfterTheNewKeys() {
+        CyclicBarrier bothHaveRead = new CyclicBarrier(2);
+        return (passphrase, salt, params) -> {
+            byte[] kek = Kdf.SCRYPT.kek(passphrase, salt, params);
+            if (NEW.contains(new String(passphrase, StandardCharsets.UTF_8))) {
+                try {
+                    bothHaveRead.await(60, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return kek;
+        };
     }
 }
