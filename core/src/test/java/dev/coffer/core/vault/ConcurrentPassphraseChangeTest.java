@@ -36,12 +36,46 @@ class ConcurrentPassphraseChangeTest {
         VaultOperations ops = new VaultOperations(meetingAfterTheNewKeys(), new SecureRandom());
         Path vault = tmp.resolve("vault");
         ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
+        String winner = theOnlyOneThatSucceeds(next ->
+                ops.changePassphrase(vault, OLD.getBytes(StandardCharsets.UTF_8), next.getBytes(StandardCharsets.UTF_8)));
+        VaultOperations plain = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
+        plain.unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
+        String loser = winner.equals(NEW.get(0)) ? NEW.get(1) : NEW.get(0);
+        assertThatThrownBy(() -> plain.unlock(vault, loser.getBytes(StandardCharsets.UTF_8))).isInstanceOf(IOException.class);
+    }
+
+    /**
+     * Two recoveries at once over a vault whose masterkey file is gone (nothing to lock on): one
+     * writes it, the other is refused; before, the later silently replaced the earlier's file.
+     */
+    @Test
+    void ofTwoRecoveriesOverAMissingMasterkeyFileOneWinsAndTheOtherIsRefused() throws Exception {
+        // Both found no masterkey file and go on to write theirs at the same moment.
+        VaultOperations ops = new VaultOperations(meetingAfterTheNewKeys(), new SecureRandom());
+        Path vault = tmp.resolve("vault");
+        ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
+        String words = String.join(" ", ops.recoveryKey(vault, OLD.getBytes(StandardCharsets.UTF_8)));
+        java.nio.file.Files.delete(vault.resolve("masterkey.coffer"));
+        String winner = theOnlyOneThatSucceeds(next -> ops.resetPassphrase(vault, words, next.getBytes(StandardCharsets.UTF_8)));
+        new VaultOperations(Kdf.SCRYPT, new SecureRandom()).unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
+    }
+
+    /** A change of the vault's masterkey file to a new passphrase. */
+    private interface KeyChange {
+        void to(String newPassphrase) throws IOException;
+    }
+
+    /**
+     * Runs {@code change} to both new passphrases at once; asserts that exactly one was refused
+     * ("changed while") and returns the one that succeeded.
+     */
+    private static String theOnlyOneThatSucceeds(KeyChange change) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        List<Future<?>> changes = new ArrayList<>();
         try {
+            List<Future<?>> changes = new ArrayList<>();
             for (String next : NEW) {
                 changes.add(pool.submit(() -> {
-                    ops.changePassphrase(vault, OLD.getBytes(StandardCharsets.UTF_8), next.getBytes(StandardCharsets.UTF_8));
+                    change.to(next);
                     return null;
                 }));
             }
@@ -57,50 +91,7 @@ class ConcurrentPassphraseChangeTest {
                 }
             }
             assertThat(refused).isEqualTo(1);
-            VaultOperations plain = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
-            plain.unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
-            String loser = winner.equals(NEW.get(0)) ? NEW.get(1) : NEW.get(0);
-            assertThatThrownBy(() -> plain.unlock(vault, loser.getBytes(StandardCharsets.UTF_8))).isInstanceOf(IOException.class);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /**
-     * Two recoveries at once over a vault whose masterkey file is gone (nothing to lock on): one
-     * writes it, the other is refused; before, the later silently replaced the earlier's file.
-     */
-    @Test
-    void ofTwoRecoveriesOverAMissingMasterkeyFileOneWinsAndTheOtherIsRefused() throws Exception {
-        // Both found no masterkey file and go on to write theirs at the same moment.
-        VaultOperations ops = new VaultOperations(meetingAfterTheNewKeys(), new SecureRandom());
-        Path vault = tmp.resolve("vault");
-        ops.create(vault, OLD.getBytes(StandardCharsets.UTF_8), new VaultCreationOptions(CipherCombo.SIV_XTSHMAC, 1 << 14, 220)).close();
-        String words = String.join(" ", ops.recoveryKey(vault, OLD.getBytes(StandardCharsets.UTF_8)));
-        java.nio.file.Files.delete(vault.resolve("masterkey.coffer"));
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        List<Future<?>> resets = new ArrayList<>();
-        try {
-            for (String next : NEW) {
-                resets.add(pool.submit(() -> {
-                    ops.resetPassphrase(vault, words, next.getBytes(StandardCharsets.UTF_8));
-                    return null;
-                }));
-            }
-            String winner = null;
-            int refused = 0;
-            for (int i = 0; i < 2; i++) {
-                try {
-                    resets.get(i).get(120, TimeUnit.SECONDS);
-                    winner = NEW.get(i);
-                } catch (ExecutionException e) {
-                    assertThat(e.getCause()).isInstanceOf(IOException.class).hasMessageContaining("changed while");
-                    refused++;
-                }
-            }
-            assertThat(refused).isEqualTo(1);
-            VaultOperations plain = new VaultOperations(Kdf.SCRYPT, new SecureRandom());
-            plain.unlock(vault, winner.getBytes(StandardCharsets.UTF_8)).close();
+            return winner;
         } finally {
             pool.shutdownNow();
         }
