@@ -1,9 +1,9 @@
 package dev.coffer.app.ui;
 
 import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.value.ChangeListener;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.scene.AccessibleRole;
-import javafx.scene.Scene;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextField;
@@ -50,6 +50,14 @@ public final class PassphraseField extends HBox {
     };
     private final ToggleButton show = new ToggleButton();
     private final ReadOnlyIntegerWrapper edits = new ReadOnlyIntegerWrapper();
+    /** On the showing property of the window the field is in, and only that one. */
+    private final ChangeListener<Boolean> wipeWhenHidden = (o, was, showing) -> {
+        if (!showing) {
+            clear();
+        }
+    };
+    /** On the window property of the field's scene: the scene can be put into another window. */
+    private final ChangeListener<Window> followWindow = (o, oldWindow, window) -> watch(oldWindow, window);
     /** Set while this class replaces the field's text itself (show, hide, clear): no edit of the passphrase. */
     private boolean redrawing;
 
@@ -80,7 +88,19 @@ public final class PassphraseField extends HBox {
             redraw();
             field.requestFocus();
         });
-        sceneProperty().addListener((o, oldScene, scene) -> wipeWhenHidden(scene));
+        // Moved out of a scene and back (a wizard's page gone back to), the field must leave nothing on
+        // the old scene and window: each such listener would wipe it again, or wipe it when a window it
+        // left hides.
+        sceneProperty().addListener((o, oldScene, scene) -> {
+            if (oldScene != null) {
+                oldScene.windowProperty().removeListener(followWindow);
+                watch(oldScene.getWindow(), null);
+            }
+            if (scene != null) {
+                scene.windowProperty().addListener(followWindow);
+                watch(null, scene.getWindow());
+            }
+        });
         HBox.setHgrow(field, Priority.ALWAYS);
         getChildren().addAll(field, show);
         setSpacing(6);
@@ -123,21 +143,13 @@ public final class PassphraseField extends HBox {
         }
     }
 
-    private void wipeWhenHidden(Scene scene) {
-        if (scene == null) {
-            return;
+    /** Moves the wipe from the window the field left to the one it is in now. */
+    private void watch(Window left, Window now) {
+        if (left != null) {
+            left.showingProperty().removeListener(wipeWhenHidden);
         }
-        scene.windowProperty().addListener((o, oldWindow, window) -> wipeWhenHidden(window));
-        wipeWhenHidden(scene.getWindow());
-    }
-
-    private void wipeWhenHidden(Window window) {
-        if (window != null) {
-            window.showingProperty().addListener((o, was, showing) -> {
-                if (!showing) {
-                    clear();
-                }
-            });
+        if (now != null) {
+            now.showingProperty().addListener(wipeWhenHidden);
         }
     }
 

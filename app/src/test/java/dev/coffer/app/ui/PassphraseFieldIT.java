@@ -178,4 +178,42 @@ class PassphraseFieldIT {
         Fx.run(stage::hide);
         assertShows("");
     }
+
+    /** Every wipe counts as an edit (the buffer is taken): counting edits counts wipes. */
+    private int[] countWipes() throws Exception {
+        int[] wipes = {0};
+        Fx.run(() -> field.edits().addListener((o, a, b) -> wipes[0]++));
+        return wipes;
+    }
+
+    @Test
+    void aFieldTakenOutOfItsWindowAndPutBackWatchesTheWindowOnce() throws Exception {
+        StackPane holder = (StackPane) field.getParent();
+        Fx.run(() -> {
+            for (int i = 0; i < 5; i++) { // as a wizard's page does when the person goes back and forth
+                holder.getChildren().remove(field);
+                holder.getChildren().add(field);
+            }
+        });
+        Fx.run(() -> input().insertText(0, "secret"));
+        int[] wipes = countWipes();
+        Fx.run(stage::hide);
+        assertShows("");
+        assertThat(wipes[0]).as("wipes when the window hides, one per watch left on it").isEqualTo(1);
+    }
+
+    @Test
+    void aFieldMovedToAnotherWindowIsWipedWhenThatOneHidesNotTheOld() throws Exception {
+        Stage other = Fx.call(() -> {
+            Stage s = new Stage();
+            s.setScene(new Scene(new StackPane(field), 400, 80)); // takes the field out of the first window
+            s.show();
+            return s;
+        });
+        Fx.run(() -> input().insertText(0, "secret"));
+        Fx.run(stage::hide);
+        assertShows("secret");
+        Fx.run(other::hide);
+        assertShows("");
+    }
 }
