@@ -7,8 +7,11 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -53,19 +56,34 @@ public final class CreateVaultWizard {
     private final PassphraseField passphrase;
     private final PassphraseField confirmation;
     private final Label status = new Label();
-    private TextField nameField;
-    private TextField locationField;
+    private final TextField nameField = new TextField();
+    private final TextField locationField = new TextField();
+    private final HBox strengthBar = new HBox();
+    private final RecoveryKeyView recoveryWords = new RecoveryKeyView("wizard-recovery-key");
+    private final CheckBox writtenDown;
+    /** What keeps Next disabled on the pages that need it: made once, bound while the page is shown. */
+    private final BooleanBinding cannotCreate;
+    private final BooleanBinding notWrittenDown;
+    /**
+     * Each page is built once and shown again when the person comes back to it: a page built anew
+     * each time left the old one's listeners on the fields and the ViewModel, which outlive it, still
+     * measuring every passphrase typed into a page no longer shown, and lost the choices made on it.
+     */
+    private final Map<Step, Node> pages = new EnumMap<>(Step.class);
 
     CreateVaultWizard(CreateVaultViewModel vm, Window owner, Theme theme) {
         this.vm = vm;
         this.m = vm.messages();
         passphrase = new PassphraseField(m, "wizard-passphrase");
         confirmation = new PassphraseField(m, "wizard-confirm");
+        writtenDown = new CheckBox(m.get("create.recovery.confirm"));
         back = Dialogs.button(m.get("create.back"), "wizard-back");
         next = Dialogs.button(m.get("create.next"), "wizard-next", "primary");
         next.setDefaultButton(true);
         cancel = Dialogs.button(m.get("create.cancel"), "wizard-cancel");
         cancel.setCancelButton(true);
+        cannotCreate = vm.busy().or(vm.passphraseAcceptable().not());
+        notWrittenDown = writtenDown.selectedProperty().not();
         dots.getStyleClass().add("step-dots");
         stepLabel.getStyleClass().addAll("muted", "small");
         HBox progress = new HBox(10, dots, stepLabel);
@@ -74,12 +92,19 @@ public final class CreateVaultWizard {
         root.setId("create-wizard");
         root.setPrefSize(600, 540);
         stage = Dialogs.modal(owner, m.get("create.title"), root, theme);
+        pages.put(Step.NAME, body(namePage()));
+        pages.put(Step.LOCATION, body(locationPage()));
+        pages.put(Step.PASSPHRASE, body(passphrasePage()));
+        pages.put(Step.RECOVERY_KEY, body(recoveryPage()));
 
         back.setOnAction(e -> vm.back());
         next.setOnAction(e -> onNext());
         cancel.setOnAction(e -> stage.close());
         back.disableProperty().bind(vm.busy());
         cancel.disableProperty().bind(vm.busy());
+        passphrase.edits().addListener((o, a, b) -> measure());
+        confirmation.edits().addListener((o, a, b) -> measure());
+        stage.setOnShown(e -> focus(vm.step().get()));
         stage.setOnHidden(e -> {
             vm.finish();
             passphrase.clear(); // clear, not take: take's copy would stay in memory unwiped
@@ -113,6 +138,7 @@ public final class CreateVaultWizard {
         }
     }
 
+    /** Shows the step's page (built once) and wires the buttons to it; undone by the next step's call. */
     private void showStep() {
         Step step = vm.step().get();
         int index = step.ordinal();
@@ -123,39 +149,51 @@ public final class CreateVaultWizard {
             dots.getChildren().add(dot);
         }
         stepLabel.setText(m.get("create.step", index + 1, Step.values().length));
-        next.disableProperty().unbind();
         back.setVisible(step == Step.LOCATION || step == Step.PASSPHRASE);
         back.setManaged(back.isVisible());
         cancel.setVisible(step != Step.RECOVERY_KEY);
         cancel.setManaged(cancel.isVisible());
-        Node page = switch (step) {
-            case NAME -> namePage();
-            case LOCATION -> locationPage();
-            case PASSPHRASE -> passphrasePage();
-            case RECOVERY_KEY -> recoveryPage();
-        };
-        VBox body = new VBox(page);
-        body.getStyleClass().add("dialog-body");
-        VBox.setVgrow(page, Priority.ALWAYS);
-        root.setCenter(body);
+        root.setCenter(pages.get(step));
         next.setText(m.get(switch (step) {
             case PASSPHRASE -> "create.create";
             case RECOVERY_KEY -> "create.finish";
             default -> "create.next";
         }));
+        // unbind keeps the last value: a page without a binding must enable Next itself
+        next.disableProperty().unbind();
         switch (step) {
-            case NAME -> stage.setOnShown(e -> nameField.requestFocus());
-            case LOCATION -> locationField.requestFocus();
-            case PASSPHRASE -> passphrase.requestFocus();
-            default -> { }
+            case NAME, LOCATION -> next.setDisable(false);
+            case PASSPHRASE -> {
+                measure(); // the name, one of the meter's context words, may have changed meanwhile
+                next.disableProperty().bind(cannotCreate);
+            }
+            case RECOVERY_KEY -> {
+                recoveryWords.show(vm.recoveryKey().get());
+                next.disableProperty().bind(notWrittenDown);
+            }
         }
-        if (step == Step.NAME && stage.isShowing()) {
-            nameField.requestFocus();
+        if (stage.isShowing()) {
+            focus(step);
         }
     }
 
+    private void focus(Step step) {
+        switch (step) {
+            case NAME -> nameField.requestFocus();
+            case LOCATION -> locationField.requestFocus();
+            case PASSPHRASE -> passphrase.requestFocus();
+            case RECOVERY_KEY -> writtenDown.requestFocus();
+        }
+    }
+
+    private static Node body(Node page) {
+        VBox body = new VBox(page);
+        body.getStyleClass().add("dialog-body");
+        VBox.setVgrow(page, Priority.ALWAYS);
+        return body;
+    }
+
     private Node namePage() {
-        nameField = new TextField();
         nameField.setId("wizard-name");
         nameField.textProperty().bindBidirectional(vm.name());
         nameField.setPromptText("Tax papers");
@@ -167,7 +205,6 @@ public final class CreateVaultWizard {
     }
 
     private Node locationPage() {
-        locationField = new TextField();
         locationField.setId("wizard-location");
         locationField.textProperty().bindBidirectional(vm.location());
         HBox.setHgrow(locationField, Priority.ALWAYS);
@@ -202,10 +239,15 @@ public final class CreateVaultWizard {
             t.getStyleClass().add("sync-choice");
             t.setMaxWidth(Double.MAX_VALUE);
             t.setToggleGroup(group);
-            t.setSelected(f.folder().toString().equals(vm.location().get()));
+            t.setUserData(f.folder().toString());
             t.setOnAction(e -> vm.location().set(f.folder().toString()));
             found.getChildren().add(t);
         }
+        // The folder shown as chosen is the location, also when typed or chosen with "Choose...": the
+        // page is built once, so this is no longer redone each time it is shown.
+        Runnable showChosen = () -> group.getToggles().forEach(t -> t.setSelected(t.getUserData().equals(vm.location().get())));
+        vm.location().addListener((o, a, b) -> showChosen.run());
+        showChosen.run();
         Label result = new Label();
         result.getStyleClass().addAll("muted", "small");
         result.textProperty().bind(Bindings.createStringBinding(
@@ -219,32 +261,18 @@ public final class CreateVaultWizard {
         label.getStyleClass().add("h3");
         Label again = new Label(m.get("create.passphrase.confirm"));
         again.getStyleClass().add("h3");
-        HBox bar = new HBox();
-        bar.getStyleClass().add("strength-bar");
+        strengthBar.getStyleClass().add("strength-bar");
         for (int i = 0; i < 4; i++) {
             Region seg = new Region();
             seg.getStyleClass().add("strength-segment");
             HBox.setHgrow(seg, Priority.ALWAYS);
             seg.setMaxWidth(Double.MAX_VALUE);
-            bar.getChildren().add(seg);
+            strengthBar.getChildren().add(seg);
         }
         Label strength = new Label();
         strength.setId("wizard-strength");
         strength.getStyleClass().addAll("muted", "small");
         strength.textProperty().bind(vm.strengthText());
-        Runnable typed = () -> {
-            vm.passphraseTyped(passphrase.characters(), confirmation.characters());
-            bar.getStyleClass().removeIf(c -> c.startsWith("strength-") && !c.equals("strength-bar"));
-            bar.getStyleClass().add("strength-" + vm.strength().get());
-            for (int i = 0; i < 4; i++) {
-                bar.getChildren().get(i).getStyleClass().remove("on");
-                if (passphrase.characters().length() > 0 && i <= Math.max(0, vm.strength().get() - 1)) {
-                    bar.getChildren().get(i).getStyleClass().add("on");
-                }
-            }
-        };
-        passphrase.edits().addListener((o, a, b) -> typed.run());
-        confirmation.edits().addListener((o, a, b) -> typed.run());
         Label problem = Dialogs.errorLabel("wizard-passphrase-problem");
         problem.textProperty().bind(vm.passphraseProblem());
 
@@ -274,16 +302,25 @@ public final class CreateVaultWizard {
         working.managedProperty().bind(vm.busy());
         passphrase.disableProperty().bind(vm.busy());
         confirmation.disableProperty().bind(vm.busy());
-        next.disableProperty().bind(vm.busy().or(vm.passphraseAcceptable().not()));
-        typed.run();
         return page(Dialogs.heading(m.get("create.passphrase.heading"), m.get("create.passphrase.text")),
-                new VBox(6, label, passphrase, bar, strength), new VBox(6, again, confirmation, problem),
+                new VBox(6, label, passphrase, strengthBar, strength), new VBox(6, again, confirmation, problem),
                 new VBox(8, expert, modeBox), error(), working);
     }
 
+    /** Measures the passphrase typed (strength, problems) and lights the strength bar's segments. */
+    private void measure() {
+        vm.passphraseTyped(passphrase.characters(), confirmation.characters());
+        strengthBar.getStyleClass().removeIf(c -> c.startsWith("strength-") && !c.equals("strength-bar"));
+        strengthBar.getStyleClass().add("strength-" + vm.strength().get());
+        for (int i = 0; i < 4; i++) {
+            strengthBar.getChildren().get(i).getStyleClass().remove("on");
+            if (passphrase.characters().length() > 0 && i <= Math.max(0, vm.strength().get() - 1)) {
+                strengthBar.getChildren().get(i).getStyleClass().add("on");
+            }
+        }
+    }
+
     private Node recoveryPage() {
-        RecoveryKeyView words = new RecoveryKeyView("wizard-recovery-key");
-        words.show(vm.recoveryKey().get());
         Button copy = Dialogs.button(m.get("create.recovery.copy"), "wizard-copy");
         copy.setOnAction(e -> {
             ClipboardContent c = new ClipboardContent();
@@ -303,13 +340,10 @@ public final class CreateVaultWizard {
         status.getStyleClass().addAll("success-text", "small");
         HBox actions = new HBox(8, copy, save, print, status);
         actions.setAlignment(Pos.CENTER_LEFT);
-        CheckBox written = new CheckBox(m.get("create.recovery.confirm"));
-        written.setId("wizard-written-down");
-        written.selectedProperty().bindBidirectional(vm.recoveryKeyWrittenDown());
-        next.disableProperty().bind(written.selectedProperty().not());
-        written.requestFocus();
-        return page(Dialogs.heading(m.get("create.recovery.heading"), m.get("create.recovery.text")), words, actions,
-                written);
+        writtenDown.setId("wizard-written-down");
+        writtenDown.selectedProperty().bindBidirectional(vm.recoveryKeyWrittenDown());
+        return page(Dialogs.heading(m.get("create.recovery.heading"), m.get("create.recovery.text")), recoveryWords,
+                actions, writtenDown);
     }
 
     /** Prints the key on a page of its own (name, words), through the system's print dialog. */
