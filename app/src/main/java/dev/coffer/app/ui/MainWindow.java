@@ -40,6 +40,8 @@ final class MainWindow {
     private final Messages m;
     private final ListView<ManagedVault> list = new ListView<>();
     private final StackPane details = new StackPane();
+    /** The lock button shown, the one node of the details bound to the ViewModel (unbound when replaced). */
+    private Button lockButton;
 
     MainWindow(Gui gui, MainViewModel vm) {
         this.gui = gui;
@@ -151,6 +153,11 @@ final class MainWindow {
             list.getSelectionModel().select(v);
         }
         list.refresh();
+        if (lockButton != null) {
+            // the binding would keep every replaced button on vm.busy() until it happened to be collected
+            lockButton.disableProperty().unbind();
+            lockButton = null;
+        }
         details.getChildren().setAll(v == null ? emptyState() : details(v));
     }
 
@@ -263,6 +270,7 @@ final class MainWindow {
                 lock.setGraphic(Icons.of(Icons.LOCK, 15));
                 lock.setOnAction(e -> vm.lockSelected());
                 lock.disableProperty().bind(vm.busy());
+                lockButton = lock;
                 row.getChildren().addAll(reveal, lock);
             }
             case UNLOCKING, LOCKING -> {
