@@ -36,11 +36,7 @@ final class AppendQueue {
     private static final int IDLE_SPARES = 0;
 
     static {
-        try {
-            Runtime.getRuntime().addShutdownHook(new Thread(AppendQueue::awaitRunningAtExit, "coffer-appender-exit"));
-        } catch (IllegalStateException shuttingDown) {
-            // First used while the JVM already exits: its callers wait for what they queue.
-        }
+        ExitWaits.addHook("coffer-appender-exit", AppendQueue::awaitRunningAtExit);
     }
 
     /** One queued append: cleartext {@code [position, position + length)}, growing the file from {@code oldSize} to {@code newSize}. */
@@ -95,7 +91,9 @@ final class AppendQueue {
     /**
      * Queues a copy of {@code data[off, off + len)} to be appended (waiting while {@link #DEPTH} are
      * queued) and starts a runner if none runs. Called under the file's lock. Returns false, queuing
-     * nothing, once an append has failed and {@link #awaitIdle} has not taken that failure yet.
+     * nothing, once an append has failed and {@link #awaitIdle} has not taken that failure yet, and
+     * once the JVM's exit has begun ({@link ExitWaits#exiting}): its hook may have ended its wait
+     * already, and the runner would stop mid-append when the JVM halts.
      */
     boolean offer(long oldSize, long newSize, long position, byte[] data, int off, int len) {
         if (len > bufferSize) {
@@ -137,6 +135,15 @@ final class AppendQueue {
                 RUNNING.add(this); // may throw (no memory): then nothing is queued and nothing runs
                 running = true;
                 busy = true;
+            }
+            // Read after the registration, so that a hook that starts later waits for this queue;
+            // a queue already running was registered by the offer that started it.
+            if (ExitWaits.exiting()) {
+                recycle(copy);
+                if (start) {
+                    stop();
+                }
+                return false;
             }
             queued.add(append);
         }

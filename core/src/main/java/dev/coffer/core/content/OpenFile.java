@@ -36,6 +36,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Write-behind (SIV_XTSHMAC only): an append of at least {@link #WRITE_BEHIND_MIN_UNITS} new units
  * that needs no old unit read back returns once its units are encrypted; their ciphertext write ({@link PendingWrite})
  * runs on a writer thread while the caller encrypts the next batch. At most one write is pending.
+ * Once the JVM's exit has begun ({@link ExitWaits}), a write is no longer left behind: it runs on the
+ * caller's thread before the call returns, since the exit's wait may have ended already.
  * Every other operation (read, write, truncate, force, close) first waits for it, so reads always
  * see it. If it failed (a full disk), the file is cut back to what it was before that write, and the
  * error is thrown by that next operation, which itself does nothing; {@code force}, {@code close}
@@ -58,7 +60,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * that fails anyway (an I/O error) is handled like a failed write behind: the file is cut back to
  * the size before it, the appends queued after it are dropped, and the loss is counted and thrown
  * as an {@link EarlierWriteLostException} by the next call that drains. While appends are queued,
- * the file's append state is the runner's: every other call first waits for the queue.
+ * the file's append state is the runner's: every other call first waits for the queue. Once the
+ * JVM's exit has begun nothing more is queued: the call waits for the queue and writes itself.
  */
 public final class OpenFile implements java.io.Closeable {
     /** How a file asks its store for the bytes it may still write ({@code statvfs}'s available blocks). */
@@ -642,8 +645,9 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Queues a streaming append (see the class comment) and advances the size; returns false, having
-     * changed nothing, for any other change, when the store is short of room, or when a queued append
-     * has failed (the caller's path then takes that failure). A batch still written behind by the
+     * changed nothing, for any other change, when the store is short of room, when a queued append
+     * has failed (the caller's path then takes that failure), or when the JVM's exit has begun (the
+     * caller's path writes before it returns). A batch still written behind by the
      * unqueued path is waited for first, and its failure thrown.
      */
     private boolean queueAppend(long newSize, Overlay data) throws IOException {
@@ -797,7 +801,10 @@ public final class OpenFile implements java.io.Closeable {
             if (writeBehind && batchEnd - batchStart + 1 >= WRITE_BEHIND_MIN_UNITS) {
                 buffers.swapStored();
                 pending = write;
-                write.start();
+                if (!write.start()) { // it ran here (the JVM exits): its outcome is this call's, taken now
+                    pending = null;
+                    finish(write);
+                }
             } else {
                 write.run();
                 finish(write);

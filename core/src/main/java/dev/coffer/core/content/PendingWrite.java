@@ -37,11 +37,7 @@ final class PendingWrite implements Runnable {
     private static final long EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     static {
-        try {
-            Runtime.getRuntime().addShutdownHook(new Thread(PendingWrite::awaitRunningAtExit, "coffer-writer-exit"));
-        } catch (IllegalStateException shuttingDown) {
-            // First used while the JVM already exits: writes made now are waited for by their callers.
-        }
+        ExitWaits.addHook("coffer-writer-exit", PendingWrite::awaitRunningAtExit);
     }
 
     private final FileChannel channel;
@@ -84,13 +80,25 @@ final class PendingWrite implements Runnable {
         this.restoreSize = restoreSize;
     }
 
-    /** Runs this write on a writer thread; {@link #awaitAndUndo} before touching its buffer or the file again. */
-    void start() {
+    /**
+     * Runs this write on a writer thread and returns true; {@link #awaitAndUndo} before touching its
+     * buffer or the file again. Returns false once it has run on the caller's thread instead: when
+     * the JVM's exit has begun ({@link ExitWaits#exiting}: its hook may have ended its wait already,
+     * and a writer thread would stop mid-write when the JVM halts), or when no writer thread could
+     * be had. Its outcome is then known, for the caller to take at once.
+     */
+    boolean start() {
         RUNNING.add(this);
+        if (ExitWaits.exiting()) { // read after the registration, so that a hook that starts later waits for it
+            run();
+            return false;
+        }
         try {
             WRITERS.execute(this);
+            return true;
         } catch (Throwable noThread) { // e.g. no native thread left: write here rather than never
             run();
+            return false;
         }
     }
 

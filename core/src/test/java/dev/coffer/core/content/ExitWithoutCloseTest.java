@@ -11,8 +11,10 @@ import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A program that appends whole batches (written behind or queued, here slowly) and then exits without closing
  * the file, by returning from main or by System.exit: the JVM's exit waits for the write, so the
- * file holds everything the program wrote. Runs the writer in a child JVM.
+ * file holds everything the program wrote. A write that begins during the exit (after that wait)
+ * is written before it returns. Runs the writer in a child JVM.
  */
 class ExitWithoutCloseTest {
     private static final int BATCH = 32 * SectorLayout.SECTOR;
@@ -31,9 +34,26 @@ class ExitWithoutCloseTest {
     @ParameterizedTest
     @CsvSource({"return, behind", "exit, behind", "return, queued", "exit, queued"})
     void theJvmExitWaitsForAWriteRunningBehind(String how, String path) throws Exception {
+        runAndCheck(Writer.class, how, path);
+    }
+
+    /**
+     * A write that begins during the exit, in a shutdown hook of the program's own: after Coffer's
+     * hooks have finished their wait (they ran while nothing was running), or in a program whose
+     * first write behind comes only then (no Coffer hook could be added any more). Handed to a
+     * daemon thread it would be acknowledged and never written; it must be written before it returns.
+     */
+    @ParameterizedTest
+    @CsvSource({"after-hooks, behind", "after-hooks, queued", "first-use, behind", "first-use, queued"})
+    void aWriteThatBeginsDuringTheExitIsWrittenBeforeItReturns(String when, String path) throws Exception {
+        runAndCheck(LateWriter.class, when, path);
+    }
+
+    /** Runs {@code main} in a child JVM on a new file and checks that the file holds {@link #expected}. */
+    private void runAndCheck(Class<?> main, String arg1, String arg2) throws Exception {
         Path file = tmp.resolve("f.c9r");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Writer.class.getName(), file.toString(), how, path)
+                "-cp", System.getProperty("java.class.path"), main.getName(), file.toString(), arg1, arg2)
                 .redirectErrorStream(true).start();
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
@@ -64,11 +84,8 @@ class ExitWithoutCloseTest {
      */
     public static final class Writer {
         public static void main(String[] args) throws IOException {
-            SpaceLimitedChannel ch = new SpaceLimitedChannel(FileChannel.open(Paths.get(args[0]), StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE), Long.MAX_VALUE);
-            OpenFile.FreeSpace roomy = () -> Long.MAX_VALUE / 2;
-            OpenFile f = args[2].equals("queued") ? new OpenFile(ch, keys(), "/f", false, roomy)
-                    : new OpenFile(ch, keys(), "/f", false);
+            SpaceLimitedChannel ch = channel(args[0]);
+            OpenFile f = open(ch, args[2]);
             byte[] data = expected();
             f.write(ByteBuffer.wrap(data, 0, BATCH), 0);
             ch.setWriteDelayMillis(500);
@@ -80,5 +97,87 @@ class ExitWithoutCloseTest {
                 System.exit(0);
             }
         }
+    }
+
+    /**
+     * The child of {@link #aWriteThatBeginsDuringTheExitIsWrittenBeforeItReturns}: its own shutdown
+     * hook writes behind a 500 ms write delay, enough for a daemon writer to be cut off by the halt.
+     * "after-hooks": writes two batches (one written behind or queued, so that Coffer's hooks are
+     * added) and waits for them before it returns; the hook waits until Coffer's hooks have ended and
+     * then appends the third. "first-use": the hook opens the file and writes all three batches,
+     * while no Coffer hook exists. Exits with 3 if the order is not as meant, 4 if a write failed.
+     */
+    public static final class LateWriter {
+        public static void main(String[] args) throws IOException {
+            String path = args[2];
+            byte[] data = expected();
+            if (args[1].equals("after-hooks")) {
+                SpaceLimitedChannel ch = channel(args[0]);
+                OpenFile f = open(ch, path);
+                f.write(ByteBuffer.wrap(data, 0, BATCH), 0);
+                f.write(ByteBuffer.wrap(data, BATCH, BATCH), BATCH);
+                f.force(false); // the batch behind has landed: nothing runs when the exit begins
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    awaitCofferHooks(path.equals("queued") ? 2 : 1);
+                    write(() -> {
+                        ch.setWriteDelayMillis(500);
+                        f.write(ByteBuffer.wrap(data, 2 * BATCH, BATCH), 2 * BATCH);
+                    });
+                }));
+            } else {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> write(() -> {
+                    requireOrder(ExitWaits.hooks().isEmpty(), "a Coffer hook was added before the exit");
+                    SpaceLimitedChannel ch = channel(args[0]);
+                    OpenFile f = open(ch, path);
+                    f.write(ByteBuffer.wrap(data, 0, BATCH), 0);
+                    ch.setWriteDelayMillis(500);
+                    f.write(ByteBuffer.wrap(data, BATCH, BATCH), BATCH);
+                    f.write(ByteBuffer.wrap(data, 2 * BATCH, BATCH), 2 * BATCH);
+                })));
+            }
+        }
+
+        /** Waits until Coffer's {@code count} hooks have started and ended (the JVM starts every hook). */
+        private static void awaitCofferHooks(int count) {
+            List<Thread> hooks = ExitWaits.hooks();
+            requireOrder(hooks.size() == count, "expected " + count + " Coffer hooks, found " + hooks);
+            for (Thread hook : hooks) {
+                while (hook.getState() != Thread.State.TERMINATED) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+            }
+        }
+
+        private static void requireOrder(boolean asMeant, String otherwise) {
+            if (!asMeant) {
+                System.out.println(otherwise);
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+        }
+
+        /** Runs the hook's writes and says so; a failure halts with 4 (a hook cannot throw to anyone). */
+        private static void write(OpenFile.IoAction writes) {
+            try {
+                writes.run();
+            } catch (Throwable t) {
+                t.printStackTrace(System.out);
+                System.out.flush();
+                Runtime.getRuntime().halt(4);
+            }
+            System.out.println("appended");
+            System.out.flush();
+        }
+    }
+
+    static SpaceLimitedChannel channel(String file) throws IOException {
+        return new SpaceLimitedChannel(FileChannel.open(Paths.get(file), StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), Long.MAX_VALUE);
+    }
+
+    /** "queued": a file that queues streaming appends (its store has room); else one that writes them behind. */
+    static OpenFile open(SpaceLimitedChannel ch, String path) throws IOException {
+        OpenFile.FreeSpace roomy = () -> Long.MAX_VALUE / 2;
+        return path.equals("queued") ? new OpenFile(ch, keys(), "/f", false, roomy) : new OpenFile(ch, keys(), "/f", false);
     }
 }
