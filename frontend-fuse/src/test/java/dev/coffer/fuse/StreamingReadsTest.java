@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +46,8 @@ class StreamingReadsTest {
 
     private final OpenFileTable handles = new OpenFileTable();
     private final ContentChanges changes = new ContentChanges();
+    /** Stops every stream the test started (closing twice is harmless). */
+    private final List<Runnable> leftovers = new ArrayList<>();
     private FileOps files;
     private TreeOps tree;
     private Path file;
@@ -53,7 +56,7 @@ class StreamingReadsTest {
     @BeforeEach
     void createFile() throws IOException {
         assertThat(java.lang.Runtime.getRuntime().availableProcessors()).as("read streams need two cores; this machine has fewer").isGreaterThanOrEqualTo(2);
-        files = new FileOps(new Backing(tmp, 0, 0), handles, changes, PATIENT);
+        files = fileOps(PATIENT);
         tree = new TreeOps(new Backing(tmp, 0, 0), NameForm.NFC, changes);
         content = new byte[16 << 20];
         new Random(7).nextBytes(content);
@@ -197,7 +200,7 @@ class StreamingReadsTest {
     void closingAStreamStopsItsThreadsAndZeroesItsRing() throws Exception {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
         Semaphore rings = new Semaphore(1);
-        StreamingReads reads = new StreamingReads(ch, new ContentChanges(), rings, PATIENT);
+        StreamingReads reads = started(new StreamingReads(ch, new ContentChanges(), rings, PATIENT));
         Pointer buf = buffer();
         for (long pos = 0; pos < 3 * REQUEST; pos += REQUEST) {
             long before = reads.streamsStarted();
@@ -228,7 +231,7 @@ class StreamingReadsTest {
         // once replaced the stream, and the next in-flight request the new one, until the handle gave
         // up streaming: a mount read a whole file without a single streamed request.
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            StreamingReads reads = new StreamingReads(ch, new ContentChanges(), new Semaphore(1), PATIENT);
+            StreamingReads reads = started(new StreamingReads(ch, new ContentChanges(), new Semaphore(1), PATIENT));
             Pointer buf = buffer();
             for (long pos = 0; pos < 2 * REQUEST; pos += REQUEST) {
                 long before = reads.streamsStarted();
@@ -265,7 +268,7 @@ class StreamingReadsTest {
         try (FileChannel ch = FileChannel.open(shortFile, StandardOpenOption.READ)) {
             Semaphore rings = new Semaphore(1);
             rings.acquire();
-            ReadStream stream = ReadStream.start(ch, changes, 0, rings::release, PATIENT);
+            ReadStream stream = started(ReadStream.start(ch, changes, 0, rings::release, PATIENT));
             try {
                 // Every slot, not only the last: each streamer reads its own slots, and on a busy
                 // machine one of them can be far behind the other.
@@ -298,7 +301,7 @@ class StreamingReadsTest {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             Semaphore rings = new Semaphore(1);
             rings.acquire();
-            ReadStream stream = ReadStream.start(ch, changes, 0, rings::release, PATIENT);
+            ReadStream stream = started(ReadStream.start(ch, changes, 0, rings::release, PATIENT));
             stream.close();
             assertThat(stream.streaming()).isFalse();
             assertThat(stream.slotArrays()).isEmpty();
@@ -392,7 +395,7 @@ class StreamingReadsTest {
     void aSlotIsNotServedOnceOlderThanTheAgeLimit() throws Exception {
         StreamTiming shortAge = new StreamTiming(TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.SECONDS.toNanos(30));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ReadStream stream = ReadStream.start(ch, changes, 0, () -> { }, shortAge);
+            ReadStream stream = started(ReadStream.start(ch, changes, 0, () -> { }, shortAge));
             awaitHolds(stream, REQUEST);
             // A change behind the mount's back (another program on the vault folder) cannot be counted.
             byte[] changed = new byte[REQUEST];
@@ -411,7 +414,10 @@ class StreamingReadsTest {
     void aSlotReadWhileAChangeRanIsNeverServed() throws Exception {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             changes.begin(); // a write through the mount is under way
-            ReadStream stream = ReadStream.start(ch, changes, 0, () -> { }, PATIENT);
+            ReadStream stream = started(ReadStream.start(ch, changes, 0, () -> { }, PATIENT));
+            // Both slots, each read by its own streamer: on a busy machine slot 0's streamer can still
+            // be waiting for a CPU when slot 1 is there, and a slot read after end() is rightly served.
+            awaitHolds(stream, 0);
             awaitHolds(stream, REQUEST);
             try (FileChannel w = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 w.write(ByteBuffer.wrap(new byte[REQUEST]), REQUEST);
@@ -438,8 +444,8 @@ class StreamingReadsTest {
         };
         Semaphore rings = new Semaphore(1);
         rings.acquire();
-        ReadStream stream = ReadStream.start(failing, changes, 0, rings::release,
-                new StreamTiming(TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(30)));
+        ReadStream stream = started(ReadStream.start(failing, changes, 0, rings::release,
+                new StreamTiming(TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(30))));
         Pointer buf = buffer();
         // The second half of slot 0 arrives first (requests finish out of order), then slots 1 to SLOTS-1:
         // slot 0 counts as copied out, its place goes to slot SLOTS, whose read fails.
@@ -447,6 +453,9 @@ class StreamingReadsTest {
         for (long k = 1; k < ReadStream.SLOTS; k++) {
             assertThat(stream.serve(buf, REQUEST, k * REQUEST)).isEqualTo(REQUEST);
         }
+        // Until its streamer takes the place for slot SLOTS, slot 0 is still whole in the ring and
+        // rightly served; on a busy machine that streamer may not have had a CPU since slot SLOTS-2.
+        awaitPlaceTaken(stream, 0);
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
                 () -> assertThat(stream.serve(buf, REQUEST / 2, 0)).as("the late first half of slot 0").isEqualTo(-1));
         // It missed at once, not after the other streamer gave up waiting for readers (which ends the stream).
@@ -537,7 +546,33 @@ class StreamingReadsTest {
     /** A FileOps on the same folder whose streamers end after 100 ms without a reader. */
     private FileOps withShortIdle() {
         StreamTiming shortIdle = new StreamTiming(StreamTiming.MOUNT.maxAgeNanos(), TimeUnit.MILLISECONDS.toNanos(100));
-        return new FileOps(new Backing(tmp, 0, 0), handles, changes, shortIdle);
+        return fileOps(shortIdle);
+    }
+
+    /** A FileOps on the test's folder whose streams are stopped after the test, whatever happened in it. */
+    private FileOps fileOps(StreamTiming timing) {
+        FileOps ops = new FileOps(new Backing(tmp, 0, 0), handles, changes, timing);
+        leftovers.add(ops::stopStreams);
+        return ops;
+    }
+
+    private ReadStream started(ReadStream stream) {
+        leftovers.add(stream::close);
+        return stream;
+    }
+
+    private StreamingReads started(StreamingReads reads) {
+        leftovers.add(reads::close);
+        return reads;
+    }
+
+    /**
+     * Stops what a failed check left running: a stream's streamers wait up to 30 s for a reader, and
+     * a later test that counts streamer threads would count them and fail too.
+     */
+    @AfterEach
+    void stopLeftoverStreams() {
+        leftovers.forEach(Runnable::run);
     }
 
     /** Waits (up to 10 s) until {@code stream}'s streamers have ended. */
@@ -553,6 +588,15 @@ class StreamingReadsTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!stream.holds(position)) {
             assertThat(System.nanoTime()).as("the stream read ahead to " + position).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    /** Waits until the ring position that held the bytes at {@code position} has gone to a later slot. */
+    private static void awaitPlaceTaken(ReadStream stream, long position) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stream.holds(position)) {
+            assertThat(System.nanoTime()).as("a streamer took the place of the bytes at " + position).isLessThan(deadline);
             Thread.sleep(1);
         }
     }
