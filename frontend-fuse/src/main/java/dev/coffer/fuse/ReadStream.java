@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import jnr.ffi.Pointer;
@@ -73,6 +74,11 @@ final class ReadStream {
     private final long[] readAt = new long[SLOTS];
     /** Per ring position: whether a request has copied out the end of the slot it holds. Guarded by this. */
     private final boolean[] done = new boolean[SLOTS];
+    /**
+     * Per ring position: requests waiting in {@link #serve} for the slot it is to hold. Such a slot
+     * is wanted, so it is never freed for lying behind a later request (see advanceConsumed).
+     */
+    private final AtomicIntegerArray awaiting = new AtomicIntegerArray(SLOTS);
     /** Slots below this are no longer wanted; the streamers refill their ring positions. Written under this. */
     private volatile long consumed;
     /** The first slot that could not be read (I/O error, damaged unit, streamer ended early), or MAX. */
@@ -144,6 +150,20 @@ final class ReadStream {
             return -1;
         }
         for (long k = first; k <= last; k++) {
+            awaiting.incrementAndGet((int) (k % SLOTS));
+        }
+        try {
+            return awaitAndCopy(buf, size, offset, first, last);
+        } finally {
+            for (long k = first; k <= last; k++) {
+                awaiting.decrementAndGet((int) (k % SLOTS));
+            }
+        }
+    }
+
+    /** The rest of {@link #serve}, once the request counts as awaiting slots {@code first} to {@code wanted}. */
+    private int awaitAndCopy(Pointer buf, long size, long offset, long first, long wanted) {
+        for (long k = first; k <= wanted; k++) {
             if (!await(k)) {
                 return -1;
             }
@@ -154,7 +174,7 @@ final class ReadStream {
             if (finished) {
                 return -1;
             }
-            last = Math.min(last, lastSlot); // a slot read meanwhile may have ended the file earlier
+            long last = Math.min(wanted, lastSlot); // a slot read meanwhile may have ended the file earlier
             long now = changes.current();
             long oldest = System.nanoTime() - timing.maxAgeNanos();
             for (long k = first; k <= last; k++) {
@@ -194,11 +214,14 @@ final class ReadStream {
      * Frees ring positions for the streamers: a slot is free once it and every slot before it have
      * been copied out (requests can finish out of order: the kernel sends a few at once), or once it
      * lies more than IN_FLIGHT slots behind the request at {@code first} (the kernel found those pages
-     * cached and skipped them). Under this.
+     * cached and skipped them) and no request waits for it: with more requests in flight than the
+     * kernel's read-ahead sends (threads of one program reading the same handle), a slot whose
+     * streamer fell behind would otherwise be freed under the request waiting for it, which then
+     * missed, and so on for each of that streamer's slots. Under this.
      */
     private void advanceConsumed(long first) {
         long freed = consumed;
-        while (freed < first - IN_FLIGHT
+        while (freed < first - IN_FLIGHT && awaiting.get((int) (freed % SLOTS)) == 0
                 || slotOf.get((int) (freed % SLOTS)) == freed && done[(int) (freed % SLOTS)]) {
             freed++;
         }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -463,6 +464,65 @@ class StreamingReadsTest {
         stream.close();
         assertThat(rings.availablePermits()).isEqualTo(1);
         failing.close();
+    }
+
+    @Test
+    void aSlotARequestWaitsForIsNotFreedByLaterRequestsServedMeanwhile() throws Exception {
+        // Threads of one program reading the same handle have more requests in flight than the
+        // kernel's read-ahead; when one streamer falls behind (on a busy machine), the other's slots
+        // are served past the slot a request waits for. That slot was freed as if the kernel had
+        // skipped it, the waiting request missed, and so on for every slot of the slow streamer:
+        // half the requests of StreamingReadsTest's three threads were read directly.
+        long slow = 4; // read by streamer 0, held back until the later requests were served
+        CountDownLatch go = new CountDownLatch(1);
+        FileChannel holding = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                if (position >= slow * REQUEST && position < (slow + 1) * REQUEST) {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        throw new java.io.InterruptedIOException();
+                    }
+                }
+                return d.read(dst, position);
+            }
+        };
+        ReadStream stream = started(ReadStream.start(holding, changes, 0, () -> { }, PATIENT));
+        ExecutorService waiter = Executors.newSingleThreadExecutor();
+        try {
+            Pointer buf = buffer();
+            for (long k = 0; k < slow; k++) {
+                assertThat(stream.serve(buf, REQUEST, k * REQUEST)).isEqualTo(REQUEST);
+            }
+            java.util.concurrent.atomic.AtomicReference<Thread> waiting = new java.util.concurrent.atomic.AtomicReference<>();
+            Future<byte[]> late = waiter.submit(() -> {
+                waiting.set(Thread.currentThread());
+                Pointer own = buffer();
+                if (stream.serve(own, REQUEST, slow * REQUEST) != REQUEST) {
+                    return null;
+                }
+                byte[] got = new byte[REQUEST];
+                own.get(0, got, 0, REQUEST);
+                return got;
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (waiting.get() == null || waiting.get().getState() != Thread.State.TIMED_WAITING) {
+                assertThat(System.nanoTime()).as("the request for slot %d waits for it", slow).isLessThan(deadline);
+                Thread.sleep(1);
+            }
+            // Slots slow+1 and slow+3 (the other streamer's): the second lies more than two behind.
+            assertThat(stream.serve(buf, REQUEST, (slow + 1) * REQUEST)).isEqualTo(REQUEST);
+            assertThat(stream.serve(buf, REQUEST, (slow + 3) * REQUEST)).isEqualTo(REQUEST);
+            go.countDown();
+            assertThat(late.get(10, TimeUnit.SECONDS)).as("the waiting request served by the stream")
+                    .isEqualTo(slice((int) (slow * REQUEST), REQUEST));
+        } finally {
+            go.countDown();
+            waiter.shutdownNow();
+            stream.close();
+            holding.close();
+        }
     }
 
     @Test
