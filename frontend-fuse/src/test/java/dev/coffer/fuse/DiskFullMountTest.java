@@ -7,15 +7,20 @@ import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.testing.TmpfsMount;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DiskFullMountTest {
     private static final int OTHER_FILES = 4;
+    /** What dd does not get before the store is full: more than the store has left (64 KiB) and than a queue holds. */
+    private static final int HELD_BACK = 16 << 20;
 
     @TempDir
     Path tmp;
@@ -70,37 +77,69 @@ class DiskFullMountTest {
      * a prefix of what was written with nothing after it, and every other file stays intact. (In three
      * runs with dd's counts printed, the file held one 128 KiB request less than dd had been told was
      * written: a queued append had failed, been undone and reported at the next request and at fsync.)
+     *
+     * <p>dd reads the source from the test, whose last {@link #HELD_BACK} bytes it gets only once the
+     * store is full. Filling the store takes 0.3-0.9 s, in which dd wrote 20 to 80 of its 96 MiB (on a
+     * loaded machine), so a test thread held up for a moment more let dd write them all and succeed
+     * before the store was full (a 1.5 s pause before the fill did so in 2 of 3 runs).
      */
     @Test
     @Timeout(180)
     void aStoreFilledByAnotherProgramDuringAStreamingWriteCostsOnlyTheUnwrittenTail() throws Exception {
         byte[] source = randomBytes(96 << 20, 9);
-        Path sourceFile = Files.write(tmp.resolve("source.bin"), source);
         try (TmpfsMount tmpfs = TmpfsMount.mount(tmp.resolve("roomy"), 320)) {
             onAVaultIn(tmpfs, source, mnt -> {
                 Path stream = mnt.resolve("stream.bin");
-                CompletableFuture<Shell.Result> dd = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return Shell.run(tmp, "dd", "if=" + sourceFile, "of=" + stream, "bs=128k", "conv=fsync");
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
+                Process dd = Shell.start(tmp, "dd", "of=" + stream, "bs=128k", "iflag=fullblock", "conv=fsync");
+                CountDownLatch storeFull = new CountDownLatch(1);
+                ExecutorService io = Executors.newFixedThreadPool(2);
+                try {
+                    Future<?> fed = io.submit(() -> feed(dd, source, storeFull));
+                    Future<String> output = io.submit(() -> new String(dd.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                    // More than the 8 MiB checked below: the size counts appends acknowledged and still
+                    // queued (up to 17 of 128 KiB), which a store that fills up before they are written cuts off.
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (!(Files.exists(stream) && Files.size(stream) >= 12 << 20) && dd.isAlive() && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
                     }
-                });
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!(Files.exists(stream) && Files.size(stream) >= 8 << 20) && !dd.isDone() && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
-                }
-                assertThat(dd.isDone()).as("dd still writing when the store fills up").isFalse();
-                Path ballast = tmpfs.leaveFree("downloaded-by-someone-else.bin", 64 << 10);
+                    assertThat(dd.isAlive()).as("dd still writing when the store fills up").isTrue();
+                    Path ballast = tmpfs.leaveFree("downloaded-by-someone-else.bin", 64 << 10);
+                    storeFull.countDown();
 
-                Shell.Result result = dd.get(120, TimeUnit.SECONDS);
-                assertThat(result.exit()).as(result.output()).isNotZero();
-                assertThat(result.output()).contains("No space left on device");
-                assertIsAPrefix(stream, source, 8 << 20);
-                assertDocsIntact(mnt);
-                Files.delete(ballast);
+                    assertThat(dd.waitFor(120, TimeUnit.SECONDS)).as("dd ended").isTrue();
+                    String out = output.get(10, TimeUnit.SECONDS);
+                    fed.get(10, TimeUnit.SECONDS);
+                    assertThat(dd.exitValue()).as(out).isNotZero();
+                    assertThat(out).contains("No space left on device");
+                    assertIsAPrefix(stream, source, 8 << 20);
+                    assertDocsIntact(mnt);
+                    Files.delete(ballast);
+                } finally {
+                    storeFull.countDown();
+                    dd.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // its open file would keep the mount busy
+                    io.shutdownNow();
+                }
             });
         }
+    }
+
+    /**
+     * Writes {@code source} to dd's stdin, all but the last {@link #HELD_BACK} bytes at once and those
+     * once {@code storeFull} opens; dd ending on ENOSPC before it took everything breaks the pipe,
+     * which is no failure here (dd's own exit and output are checked).
+     */
+    private static Void feed(Process dd, byte[] source, CountDownLatch storeFull) throws IOException, InterruptedException {
+        try (OutputStream stdin = dd.getOutputStream()) {
+            stdin.write(source, 0, source.length - HELD_BACK);
+            stdin.flush();
+            storeFull.await();
+            stdin.write(source, source.length - HELD_BACK, HELD_BACK);
+        } catch (IOException e) {
+            if (!dd.waitFor(60, TimeUnit.SECONDS)) {
+                throw e; // dd still running: the pipe broke for another reason
+            }
+        }
+        return null;
     }
 
     /** What a test does on the mount between the other files' writing and the checks at the end. */

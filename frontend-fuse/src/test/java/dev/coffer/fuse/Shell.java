@@ -28,11 +28,7 @@ final class Shell {
     }
 
     static Result run(Path dir, String... command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("LC_ALL", "C.UTF-8");
-        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-        pb.environment().put("HOME", dir.toString());
-        Process p = pb.start();
+        Process p = start(dir, command);
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
@@ -40,5 +36,14 @@ final class Shell {
             throw new IOException(List.of(command) + " did not finish");
         }
         return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    /** Starts {@code command} in {@code dir} as {@link #run} does, for a caller that feeds its stdin. */
+    static Process start(Path dir, String... command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+        pb.environment().put("HOME", dir.toString());
+        return pb.start();
     }
 }
