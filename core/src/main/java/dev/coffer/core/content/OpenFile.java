@@ -556,23 +556,28 @@ public final class OpenFile implements java.io.Closeable {
                     cryptor = sealed.cryptor();
                     header = sealed.header().clone();
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                    restoringLengthOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
+                    restoringOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
                 } else {
                     rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
                 }
             } else {
                 // New units first, then the ones that existed, then the old last unit's new tag: a
                 // crash leaves old data readable, and a failure at any step (full disk, EIO) cuts
-                // the new units off again, so the old last unit, still tagged as the last, ends the
-                // file as before (else its tag would fail once the file is opened again).
+                // the new units off again and puts back the stored bytes of every unit rewritten in
+                // place (a short write on a full disk, or any overwrite on a copy-on-write store,
+                // leaves a unit half new), so the file is exactly as it was.
                 long oldLength = layout.ciphertextLength(oldSize);
-                restoringLengthOnFailure(oldLength, () -> {
+                long inPlaceLast = Math.min(dirty.last(), oldLast);
+                StoredCopy inPlace = storedCopy(dirty.first(), inPlaceLast, oldSize, cachedLastUnit);
+                StoredCopy retagged = retagUnit == null ? null
+                        : new StoredCopy(layout.storedUnitOffset(dirty.retag()), retagUnit.clone());
+                restoringOnFailure(oldLength, () -> {
                     writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null);
-                    writeUnits(dirty.first(), Math.min(dirty.last(), oldLast), newSize, data, oldUnits, null);
+                    writeUnits(dirty.first(), inPlaceLast, newSize, data, oldUnits, null);
                     if (retagUnit != null) {
                         retag(dirty.retag(), oldSize, newSize, retagUnit);
                     }
-                });
+                }, inPlace, retagged);
             }
         } finally {
             for (OldUnit old : oldUnits) {
@@ -951,19 +956,55 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
-    /** Runs {@code action}; if it fails, cuts the ciphertext back to {@code oldLength} (nothing before it was touched). */
-    private void restoringLengthOnFailure(long oldLength, IoAction action) throws IOException {
+    /**
+     * Runs {@code action}; if it fails, cuts the ciphertext back to {@code oldLength} first (on a
+     * full disk that frees the room the putting back needs) and then writes back {@code copies}, the
+     * stored bytes the action overwrote in place (null: none).
+     */
+    private void restoringOnFailure(long oldLength, IoAction action, StoredCopy... copies) throws IOException {
         try {
             action.run();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             try {
                 ciphertext.truncate(oldLength);
+                for (StoredCopy copy : copies) {
+                    if (copy != null) {
+                        writeFully(ByteBuffer.wrap(copy.bytes()), copy.position());
+                    }
+                }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
     }
+
+    /**
+     * The stored bytes of units {@code [first, last]} (null if none) of a file of {@code oldSize}, as
+     * they are before a change rewrites them in place. The old last unit comes from {@link #lastUnit}
+     * when that holds it (an extension of the partial last unit then reads nothing back); ciphertext
+     * only, so it needs no wiping.
+     */
+    private StoredCopy storedCopy(long first, long last, long oldSize, long cachedLastUnit) throws IOException {
+        if (first > last) {
+            return null;
+        }
+        long position = layout.storedUnitOffset(first);
+        byte[] bytes = new byte[(int) (layout.storedUnitOffset(last) + layout.storedUnitLength(last, oldSize) - position)];
+        long fromDisk = last;
+        if (last == layout.unitCount(oldSize) - 1 && copyHolds(last, cachedLastUnit, oldSize)) {
+            System.arraycopy(lastUnit, 0, bytes, bytes.length - lastUnitLength, lastUnitLength);
+            fromDisk = last - 1;
+        }
+        if (fromDisk >= first) {
+            int length = (int) (layout.storedUnitOffset(fromDisk) + layout.storedUnitLength(fromDisk, oldSize) - position);
+            readFully(ByteBuffer.wrap(bytes, 0, length), position);
+        }
+        return new StoredCopy(position, bytes);
+    }
+
+    /** Stored bytes of a file as they were at {@code position}, kept to be put back. */
+    private record StoredCopy(long position, byte[] bytes) {}
 
     /** Something done to the ciphertext file that may throw. */
     @FunctionalInterface

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.crypto.AesSiv;
+import dev.coffer.core.testing.TmpfsMount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -135,6 +136,111 @@ class DiskFullTest {
             long firstUnits = Math.min(keys.layout().ciphertextLength(size), keys.layout().storedUnitOffset(32));
             assertThat(ch.writes.get(0)[1]).as("first write's length, size %d", size).isEqualTo(firstUnits);
         }
+    }
+
+    /**
+     * On a real full disk (tmpfs) a write that only grows the partial last unit extends the ciphertext
+     * while it rewrites that unit in place: the kernel writes the first part (over the old unit's
+     * bytes) and then fails. The old unit's stored bytes must be put back, not only the length cut.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aWriteGrowingThePartialLastUnitOnAFullDiskKeepsItsOldBytes(boolean authenticated) throws Exception {
+        growThePartialLastUnitOnAFullDisk(authenticated, f -> f.write(ByteBuffer.wrap(filled(3950, 'n')), 4196));
+    }
+
+    /** As above, for a truncate that makes the file longer (zeros appended to the partial last unit). */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aTruncateGrowingThePartialLastUnitOnAFullDiskKeepsItsOldBytes(boolean authenticated) throws Exception {
+        growThePartialLastUnitOnAFullDisk(authenticated, f -> f.setSize(4196 + 3950));
+    }
+
+    private void growThePartialLastUnitOnAFullDisk(boolean authenticated, FileChange change) throws Exception {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        byte[] old = filled(4096 + 100, 'o'); // the ciphertext takes two pages; unit 1 grown to 4050 bytes needs a third
+        try (TmpfsMount small = TmpfsMount.mount(tmp.resolve("small"), 8)) {
+            Path file = small.dir().resolve("f.c9r");
+            try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), keys, "/f", false)) {
+                f.write(ByteBuffer.wrap(old), 0);
+                small.fill("ballast.bin");
+                assertThatThrownBy(() -> change.apply(f)).hasMessageContaining("No space left");
+                assertThat(f.size()).isEqualTo(old.length);
+                assertThat(readAll(f)).isEqualTo(old);
+            }
+            try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+                assertThat(f.size()).isEqualTo(old.length);
+                assertThat(readAll(f)).isEqualTo(old);
+            }
+        }
+    }
+
+    /**
+     * A copy-on-write store needs new room for every byte overwritten in place: an overwrite inside
+     * the file that runs out of it midway must leave the rest of its unit as it was.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aFailedOverwriteOnACopyOnWriteStoreLeavesItsUnitsAsTheyWere(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled(3 * 4096, 'o');
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setBudget(950); // unit 1 is overwritten up to the middle of the new bytes, then the store is full
+            ch.setBudgetAfterFailure(2 * 4096);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(filled(100, 'n')), 5000)).hasMessageContaining("No space left");
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+    }
+
+    /**
+     * The old last unit re-tagged in place (read back: the file was opened again, so no copy of it is
+     * kept) on a copy-on-write store that runs out of room midway: its old bytes must come back.
+     */
+    @org.junit.jupiter.api.Test
+    void aFailedReTagOnACopyOnWriteStoreLeavesTheOldLastUnitAsItWas() throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), true);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled(4096, 'o');
+        try (OpenFile f = new OpenFile(failing(file, Integer.MAX_VALUE), keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+        }
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            // The new unit 1, then the re-tag of unit 0 up to the middle of its tag (the rest is unchanged).
+            ch.setBudget(keys.layout().storedUnitLength(1, 4196) + keys.layout().storedUnitLength(0, 4196) - 8);
+            ch.setBudgetAfterFailure(2 * 4096);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(filled(100, 'n')), 4096)).hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+    }
+
+    /** A change of an open file that may fail. */
+    @FunctionalInterface
+    private interface FileChange {
+        void apply(OpenFile f) throws IOException;
+    }
+
+    private static byte[] filled(int length, char c) {
+        byte[] bytes = new byte[length];
+        Arrays.fill(bytes, (byte) c);
+        return bytes;
+    }
+
+    private static byte[] readAll(OpenFile f) throws IOException {
+        ByteBuffer back = ByteBuffer.allocate((int) f.size());
+        f.read(back, 0);
+        return back.array();
     }
 
     private static FileChannel failing(Path file, int budget) throws IOException {

@@ -70,6 +70,16 @@ final class SpaceLimitedChannel extends DelegatingChannel {
         writeDelayMillis = millis;
     }
 
+    private volatile long budgetAfterFailure = -1;
+
+    /**
+     * Once a write has failed for lack of room, {@code bytes} fit again (-1: none): a copy-on-write
+     * store that gives back what the failed write had reserved, so the old bytes can be put back.
+     */
+    void setBudgetAfterFailure(long bytes) {
+        budgetAfterFailure = bytes;
+    }
+
     /** How many bytes of {@code src} may still be written (-1: all of them); none left fails like ENOSPC. */
     private synchronized int spend(ByteBuffer src) throws IOException {
         if (src.remaining() <= budget) {
@@ -77,6 +87,10 @@ final class SpaceLimitedChannel extends DelegatingChannel {
             return -1;
         }
         if (budget == 0) {
+            if (budgetAfterFailure >= 0) {
+                budget = budgetAfterFailure;
+                budgetAfterFailure = -1;
+            }
             throw new IOException("No space left on device");
         }
         int allowed = (int) budget;
