@@ -3,6 +3,7 @@ package dev.coffer.core.nio;
 import dev.coffer.core.content.EarlierWriteLostException;
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
+import java.nio.file.ClosedFileSystemException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -49,7 +50,15 @@ final class CleartextFileChannel extends FileChannel {
         this.append = append;
         this.failuresSeen.set(file.undoneFailures());
         this.forceFailuresSeen.set(file.forceFailures());
-        registry.register(this);
+        if (!registry.register(this)) { // the file system closed meanwhile: no channel may outlive it
+            ClosedFileSystemException closing = new ClosedFileSystemException();
+            try {
+                registry.release(handle, this);
+            } catch (IOException e) {
+                closing.addSuppressed(e);
+            }
+            throw closing;
+        }
     }
 
     /**

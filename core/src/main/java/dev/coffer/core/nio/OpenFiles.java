@@ -4,6 +4,7 @@ import dev.coffer.core.content.ContentKeys;
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.ClosedFileSystemException;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -37,6 +38,8 @@ final class OpenFiles {
     private final ContentKeys keys;
     private final Map<Path, Handle> byPath = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
+    /** Set by {@link #closeAll}: from then on nothing opens or registers, so no channel outlives the keys. */
+    private boolean closed;
 
     OpenFiles(ContentKeys keys) {
         this.keys = keys;
@@ -71,6 +74,9 @@ final class OpenFiles {
      */
     synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
                              FileAttribute<?>... attrs) throws IOException {
+        if (closed) {
+            throw new ClosedFileSystemException();
+        }
         Handle h = byPath.get(ciphertextPath);
         if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
@@ -134,8 +140,16 @@ final class OpenFiles {
         }
     }
 
-    synchronized void register(CleartextFileChannel channel) {
+    /**
+     * Adds an open channel, so {@link #closeAll} closes it; returns false (not added) once the file
+     * system is closing: its opener must release its handle and fail.
+     */
+    synchronized boolean register(CleartextFileChannel channel) {
+        if (closed) {
+            return false;
+        }
         channels.add(channel);
+        return true;
     }
 
     /** Called when a channel closes: the last one closes the file. */
@@ -216,13 +230,27 @@ final class OpenFiles {
     /** Closes every channel (the file system is closing). */
     void closeAll() throws IOException {
         List<CleartextFileChannel> open;
+        List<Handle> files;
         synchronized (this) {
+            closed = true; // no open or registration after this snapshot
             open = new ArrayList<>(channels);
+            files = new ArrayList<>(byPath.values());
         }
         IOException first = null;
         for (CleartextFileChannel ch : open) {
             try {
                 ch.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        // A file opened for a channel that was not registered yet (it will fail to) is closed here,
+        // so its cryptor is back before the keys are destroyed and no read gets through it.
+        for (Handle h : files) {
+            try {
+                h.file.close();
             } catch (IOException e) {
                 if (first == null) {
                     first = e;

@@ -13,6 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +39,40 @@ class LifecycleTest {
         assertThatThrownBy(() -> Files.createDirectory(fs.getPath("/d"))).isInstanceOf(ClosedFileSystemException.class);
         assertThatThrownBy(() -> Files.size(file)).isInstanceOf(ClosedFileSystemException.class);
         fs.close(); // idempotent
+    }
+
+    /**
+     * A channel opened while the file system closes (another thread locks the vault) must not
+     * outlive the close: it would go on reading cleartext with a cryptor the close never saw.
+     */
+    @Test
+    void noChannelOpenedDuringTheCloseOutlivesIt() throws Exception {
+        for (int round = 0; round < 40; round++) {
+            CofferFileSystem fs = CofferFileSystems.create(tmp.resolve("v" + round), "pass phrase".toCharArray(),
+                    VaultOnTempDirContractTest.FAST);
+            Path file = Files.writeString(fs.getPath("/f.txt"), "secret content");
+            List<FileChannel> opened = new CopyOnWriteArrayList<>();
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            Thread opener = new Thread(() -> {
+                try {
+                    while (true) {
+                        opened.add(FileChannel.open(file, StandardOpenOption.READ));
+                    }
+                } catch (Throwable e) {
+                    refused.set(e);
+                }
+            });
+            opener.start();
+            while (opened.size() < 10) {
+                Thread.onSpinWait();
+            }
+            fs.close();
+            opener.join();
+            assertThat(refused.get()).as("round %d: the opener stopped", round).isNotNull();
+            for (FileChannel ch : opened) {
+                assertThat(ch.isOpen()).as("round %d: a channel open after the close", round).isFalse();
+            }
+        }
     }
 
     @Test
