@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Opens cleartext file channels with the semantics of the default provider (CREATE, CREATE_NEW,
- * TRUNCATE_EXISTING, APPEND, NOFOLLOW_LINKS). Creating a file never lists its folder: it only
+ * TRUNCATE_EXISTING, APPEND, NOFOLLOW_LINKS, DSYNC, SYNC). Creating a file never lists its folder: it only
  * creates the one ciphertext entry its name maps to. A folder opened for reading gives a
  * {@link FolderChannel} (reads fail, {@code force} syncs the folder), as on Linux.
  */
@@ -99,7 +99,11 @@ final class ChannelOpener {
         if (made != null) {
             mapper.made(made);
         }
-        return new CleartextFileChannel(openFiles, h, read, write, append);
+        CleartextFileChannel.Sync sync = !write ? CleartextFileChannel.Sync.NONE
+                : options.contains(StandardOpenOption.SYNC) ? CleartextFileChannel.Sync.ALL
+                : options.contains(StandardOpenOption.DSYNC) ? CleartextFileChannel.Sync.DATA
+                : CleartextFileChannel.Sync.NONE;
+        return new CleartextFileChannel(openFiles, h, read, write, append, sync);
     }
 
     private OpenFiles.Handle openHandle(Path payload, boolean write, boolean fresh, boolean truncate, String display,

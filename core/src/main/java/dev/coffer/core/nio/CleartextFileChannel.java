@@ -41,7 +41,21 @@ final class CleartextFileChannel extends FileChannel {
     /** The file's count of failed forces this channel has reported (or had thrown at it); only grows. */
     private final AtomicLong forceFailuresSeen = new AtomicLong();
 
-    CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append) {
+    /** What a write waits for before it returns (the DSYNC and SYNC open options). */
+    enum Sync {
+        /** Nothing: the data reaches the disk at {@code force} or whenever the kernel writes it. */
+        NONE,
+        /** The data on the disk (DSYNC): {@code force(false)} after each write. */
+        DATA,
+        /** The data and the metadata on the disk (SYNC): {@code force(true)} after each write. */
+        ALL
+    }
+
+    private final Sync sync;
+
+    CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append,
+            Sync sync) {
+        this.sync = sync;
         this.registry = registry;
         this.handle = handle;
         this.file = handle.file;
@@ -158,6 +172,8 @@ final class CleartextFileChannel extends FileChannel {
             }
             if (n == 0) {
                 reportUndoneFailures(); // a zero-length write is a flush point, appending or not
+            } else {
+                syncIfAsked();
             }
             return n;
         }
@@ -192,6 +208,8 @@ final class CleartextFileChannel extends FileChannel {
         }
         if (n == 0) {
             reportUndoneFailures(); // a zero-length write is how a frontend collects them (FUSE's flush)
+        } else {
+            syncIfAsked();
         }
         return n;
     }
@@ -234,6 +252,7 @@ final class CleartextFileChannel extends FileChannel {
             } catch (IOException e) {
                 throw seen(e);
             }
+            syncIfAsked();
         }
         if (position > size) {
             position = size;
@@ -261,6 +280,16 @@ final class CleartextFileChannel extends FileChannel {
             forceFailuresSeen.accumulateAndGet(file.forceFailures(), Math::max);
             throw new IOException("an earlier fsync of this file failed, so data written before it may not be on the disk: "
                     + earlier.getMessage(), earlier);
+        }
+    }
+
+    /**
+     * With DSYNC or SYNC, forces what a write just changed (its queued or write-behind batches too:
+     * force waits for them) before the write returns, as the default provider's O_DSYNC / O_SYNC do.
+     */
+    private void syncIfAsked() throws IOException {
+        if (sync != Sync.NONE) {
+            force(sync == Sync.ALL);
         }
     }
 
