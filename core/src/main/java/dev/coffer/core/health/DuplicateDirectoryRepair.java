@@ -8,13 +8,9 @@ import dev.coffer.core.names.LongNames;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.UUID;
 
@@ -25,9 +21,10 @@ import java.util.UUID;
  * is deleted; the first pointer keeps the original storage folder.
  *
  * <p>The copy is made from the ciphertext: names are encrypted again under the new ID (they are bound
- * to their folder's ID, spec 4), file contents and symlink targets are copied byte for byte (their
- * headers do not depend on the folder), and every subfolder gets a new ID too, recursively, so that no
- * ID ends up used twice. Entries the listing cannot use (damaged names, incomplete entries, conflict
+ * to their folder's ID, spec 4), file contents and symlink targets are decrypted and encrypted again
+ * ({@link ReencryptedCopies}: each copy gets its own header and fileSecret, spec 5.1, so units cannot be
+ * swapped between the two undetected; a payload that does not decrypt fails the repair), and every
+ * subfolder gets a new ID too, recursively, so that no ID ends up used twice. Entries the listing cannot use (damaged names, incomplete entries, conflict
  * copies) are not copied; they stay in the original. Order of spec 4: each new storage folder with its
  * {@code dirid.c9r} first, its entries, the pointer to it last; the second pointer is rewritten
  * atomically at the very end, so a crash leaves the old state and orphans (reported, removable), never
@@ -39,10 +36,12 @@ import java.util.UUID;
 final class DuplicateDirectoryRepair {
     private final VaultKeys keys;
     private final Repairs repairs;
+    private final ReencryptedCopies payloads;
 
     DuplicateDirectoryRepair(VaultKeys keys, Repairs repairs) {
         this.keys = keys;
         this.repairs = repairs;
+        this.payloads = new ReencryptedCopies(keys.content);
     }
 
     /** Gives the pointer {@code pointerFile}, which holds {@code id} like another pointer, a copy of its own. */
@@ -72,11 +71,11 @@ final class DuplicateDirectoryRepair {
                     if (slot.shortened()) {
                         createEntryFolder(slot);
                     }
-                    copyFile(e.payload(), slot.payload(EntryType.FILE));
+                    copyPayload(e.payload(), slot.payload(EntryType.FILE));
                 }
                 case SYMLINK -> {
                     createEntryFolder(slot);
-                    copyFile(e.payload(), slot.payload(EntryType.SYMLINK));
+                    copyPayload(e.payload(), slot.payload(EntryType.SYMLINK));
                 }
                 case DIRECTORY -> {
                     String childId = DirIdFiles.read(e.payload());
@@ -101,21 +100,8 @@ final class DuplicateDirectoryRepair {
         }
     }
 
-    /** Copies a payload through a temporary file in the target folder, fsynced, then renamed into place. */
-    private static void copyFile(Path from, Path to) throws IOException {
-        Path temp = to.resolveSibling(AtomicFiles.tempName());
-        try {
-            Files.copy(from, temp);
-            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            try {
-                Files.move(temp, to, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, to);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+    /** Copies a file's or symlink's payload encrypted again, with a header of its own. */
+    private void copyPayload(Path from, Path to) throws IOException {
+        payloads.copy(from, to, keys.relative(from));
     }
 }

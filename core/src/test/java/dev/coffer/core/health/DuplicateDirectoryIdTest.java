@@ -1,15 +1,21 @@
 package dev.coffer.core.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.vault.CipherCombo;
 import dev.coffer.core.vault.UnlockedVault;
 import dev.coffer.core.vault.VaultAccess;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and afterwards the two folders hold the same cleartext and change separately.
  */
 class DuplicateDirectoryIdTest {
+    /** A content file's header: nonce and encrypted fileSecret (spec 5.1). */
+    private static final int HEADER = 48;
+
     @TempDir
     Path tmp;
 
@@ -78,6 +87,66 @@ class DuplicateDirectoryIdTest {
             assertThat(health.repair(report).failures()).as("the old report repaired again").isEmpty();
         }
         assertThat(Snapshots.of(v.vault)).as("a second repair changes nothing").isEqualTo(snapshot);
+    }
+
+    /**
+     * The copies are encrypted again, each with a header of its own: every file has its own random
+     * fileSecret (spec 5.1). A byte-for-byte copy shared it, and with it every unit's keys.
+     */
+    @ParameterizedTest
+    @EnumSource(CipherCombo.class)
+    void theCopiedFilesAndLinksGetHeadersOfTheirOwn(CipherCombo combo) throws IOException {
+        HealthFixture v = withDuplicateDocs(combo);
+        try (CofferFileSystem fs = v.open()) {
+            Files.createSymbolicLink(fs.getPath("/docs/link to report"), fs.getPath("report.txt"));
+        }
+        assertThat(v.repairAndCheck().findings()).as("after the repair").isEmpty();
+        for (String name : new String[] {"report.txt", "link to report"}) {
+            Path a = payloadOf(v.entry("/docs/" + name));
+            Path b = payloadOf(v.entry("/docs copy/" + name));
+            assertThat(Arrays.copyOf(Files.readAllBytes(b), HEADER)).as("%s's header", name)
+                    .isNotEqualTo(Arrays.copyOf(Files.readAllBytes(a), HEADER));
+        }
+        try (CofferFileSystem fs = v.open()) {
+            assertThat(Files.readAllBytes(fs.getPath("/docs copy/report.txt"))).isEqualTo(HealthFixture.content(1, 10_000));
+            assertThat(Files.readSymbolicLink(fs.getPath("/docs copy/link to report")).toString()).isEqualTo("report.txt");
+        }
+    }
+
+    /** Spec 1: a unit pasted from one of the two copies into the other fails authentication. */
+    @org.junit.jupiter.api.Test
+    void aUnitPastedFromOneCopyIntoTheOtherFailsAuthentication() throws IOException {
+        HealthFixture v = withDuplicateDocs(CipherCombo.SIV_XTSHMAC);
+        assertThat(v.repairAndCheck().findings()).as("after the repair").isEmpty();
+        try (CofferFileSystem fs = v.open();
+                FileChannel ch = FileChannel.open(fs.getPath("/docs copy/report.txt"), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap("edited in the copy".getBytes(StandardCharsets.US_ASCII)), 5000); // unit 1 only
+        }
+        int unit = 4096 + 32;
+        byte[] unit1 = Arrays.copyOfRange(Files.readAllBytes(v.entry("/docs copy/report.txt")), HEADER + unit, HEADER + 2 * unit);
+        try (FileChannel ch = FileChannel.open(v.entry("/docs/report.txt"), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(unit1), HEADER + unit);
+        }
+        try (CofferFileSystem fs = v.open()) {
+            assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/docs/report.txt")))
+                    .isInstanceOf(IOException.class).hasMessageContaining("unit 1 failed authentication");
+        }
+    }
+
+    /** A vault whose "/docs copy" pointer holds the directory ID of "/docs", as a copied entry folder does. */
+    private HealthFixture withDuplicateDocs(CipherCombo combo) throws IOException {
+        HealthFixture v = HealthFixture.create(tmp, combo);
+        try (CofferFileSystem fs = v.open()) {
+            Files.createDirectory(fs.getPath("/docs copy"));
+        }
+        Files.copy(v.entry("/docs").resolve("dir.c9r"), v.entry("/docs copy").resolve("dir.c9r"), StandardCopyOption.REPLACE_EXISTING);
+        v.aged();
+        return v;
+    }
+
+    /** A file entry's ciphertext file, or a symlink entry's {@code symlink.c9r}. */
+    private static Path payloadOf(Path entry) {
+        return Files.isDirectory(entry) ? entry.resolve("symlink.c9r") : entry;
     }
 
     /** Every file (its bytes, in hex), link (its target) and folder ("dir") below {@code root}, by relative path. */
