@@ -791,8 +791,11 @@ public final class OpenFile implements java.io.Closeable {
                 System.arraycopy(oldLastUnit, 0, stored, retagAt, retagLen);
                 cryptor.retagWritten(retag, false, stored, retagAt, retagLen);
             }
+            // Only the tag changes in a re-tag: its old bytes are all a failure needs to put back.
+            byte[] oldTag = retagLen == 0 ? null
+                    : java.util.Arrays.copyOfRange(oldLastUnit, retagLen - UnitCryptor.TAG, retagLen);
             PendingWrite write = new PendingWrite(ciphertext, stored, storedLen, layout.storedUnitOffset(batchStart),
-                    retagAt, retagLen, retagLen == 0 ? -1 : layout.storedUnitOffset(retag), oldLength, oldSize);
+                    retagAt, retagLen, retagLen == 0 ? -1 : layout.storedUnitOffset(retag), oldTag, oldLength, oldSize);
             if (queued) {
                 write.markAnswered(); // its call returned when it was queued
                 write.run();

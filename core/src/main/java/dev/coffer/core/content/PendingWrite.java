@@ -47,6 +47,8 @@ final class PendingWrite implements Runnable {
     private final int retagOffset;
     private final int retagLength;
     private final long retagPosition;
+    /** The re-tagged unit's tag as stored before this write (null: no re-tag), put back if it fails. */
+    private final byte[] oldTag;
     /** Ciphertext length to cut back to if the new units could not all be written. */
     final long restoreLength;
     /** Cleartext size of the file before this write. */
@@ -64,11 +66,12 @@ final class PendingWrite implements Runnable {
     /**
      * @param buffer        stored units at offset 0 ({@code unitsLength} bytes), and the re-tagged old
      *                      last unit at {@code retagOffset} ({@code retagLength} bytes, 0 for none)
+     * @param oldTag        the re-tagged unit's last {@link UnitCryptor#TAG} bytes as stored now (null for none)
      * @param restoreLength ciphertext length before this write
      * @param restoreSize   cleartext size before this write
      */
     PendingWrite(FileChannel channel, byte[] buffer, int unitsLength, long unitsPosition, int retagOffset,
-            int retagLength, long retagPosition, long restoreLength, long restoreSize) {
+            int retagLength, long retagPosition, byte[] oldTag, long restoreLength, long restoreSize) {
         this.channel = channel;
         this.buffer = buffer;
         this.unitsLength = unitsLength;
@@ -76,6 +79,7 @@ final class PendingWrite implements Runnable {
         this.retagOffset = retagOffset;
         this.retagLength = retagLength;
         this.retagPosition = retagPosition;
+        this.oldTag = oldTag;
         this.restoreLength = restoreLength;
         this.restoreSize = restoreSize;
     }
@@ -146,7 +150,7 @@ final class PendingWrite implements Runnable {
         Throwable t = await();
         IOException failure = t == null ? null : t instanceof IOException io ? io : new IOException(t.getMessage(), t);
         try {
-            channel.truncate(restoreLength);
+            restore();
         } catch (IOException e) {
             if (failure == null) {
                 failure = e;
@@ -155,6 +159,18 @@ final class PendingWrite implements Runnable {
             }
         }
         return failure;
+    }
+
+    /**
+     * Cuts the ciphertext back to {@link #restoreLength}, then puts the old last unit's tag back: the
+     * re-tag may have been written, or cut short (a copy-on-write store out of room), and that unit
+     * is the last one again.
+     */
+    private void restore() throws IOException {
+        channel.truncate(restoreLength);
+        if (oldTag != null) {
+            writeFully(ByteBuffer.wrap(oldTag), retagPosition + retagLength - oldTag.length);
+        }
     }
 
     /** The call that started this write has returned while it runs (see {@link #answered}). */
@@ -182,7 +198,7 @@ final class PendingWrite implements Runnable {
         boolean earlier = answered;
         IOException reported = !earlier && t instanceof IOException io ? io : new EarlierWriteLostException(t);
         try {
-            channel.truncate(restoreLength);
+            restore();
         } catch (IOException suppressed) {
             reported.addSuppressed(suppressed);
         }

@@ -225,6 +225,29 @@ class DiskFullTest {
         }
     }
 
+    /**
+     * An append re-tags the old last unit from the copy it kept: on a copy-on-write store that runs
+     * out of room in the middle of that unit's tag, the old tag must come back with the cut.
+     */
+    @org.junit.jupiter.api.Test
+    void aFailedReTagOfAnAppendOnACopyOnWriteStoreLeavesTheOldLastUnitAsItWas() throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), true);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled(4096, 'o');
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setBudget(keys.layout().storedUnitLength(1, 4196) + keys.layout().storedUnitLength(0, 4196) - 8);
+            ch.setBudgetAfterFailure(2 * 4096);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(filled(100, 'n')), 4096)).hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+    }
+
     /** A change of an open file that may fail. */
     @FunctionalInterface
     private interface FileChange {
