@@ -78,7 +78,7 @@ public final class OpenFile implements java.io.Closeable {
     /** Ciphertext queued before the store's free space is asked again. */
     private static final long QUEUE_CREDIT = 4L << 20;
     /** Units per ciphertext read or write: 128 KiB of cleartext, one FUSE request. */
-    private static final int BATCH = 32;
+    static final int BATCH = 32;
     /** Appends of fewer new units are written at once: handing them to a thread costs more than it saves. */
     static final int WRITE_BEHIND_MIN_UNITS = BATCH / 2;
     /**
@@ -158,6 +158,8 @@ public final class OpenFile implements java.io.Closeable {
     private byte[] lastPlain;
     /** The new last unit recorded by {@link #encryptUnits} during the current change, or -1. */
     private long recordedLastUnit = -1;
+    /** The largest buffer an {@link InPlaceBackup} took for this file, in bytes (under the write lock). */
+    private int largestInPlaceBackup;
 
     /**
      * Opens the ciphertext of an existing or new file. A damaged length or header fails here with
@@ -556,28 +558,41 @@ public final class OpenFile implements java.io.Closeable {
                     cryptor = sealed.cryptor();
                     header = sealed.header().clone();
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                    restoringOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
+                    restoringOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null), null);
                 } else {
-                    rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header()));
+                    rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null));
                 }
             } else {
-                // New units first, then the ones that existed, then the old last unit's new tag: a
-                // crash leaves old data readable, and a failure at any step (full disk, EIO) cuts
-                // the new units off again and puts back the stored bytes of every unit rewritten in
-                // place (a short write on a full disk, or any overwrite on a copy-on-write store,
-                // leaves a unit half new), so the file is exactly as it was.
+                // New units first, then the ones that existed, batch by batch upward, then the old
+                // last unit's new tag: a crash leaves old data readable. A failure at any step (full
+                // disk, EIO) cuts the new units off again and puts back the stored bytes of the batch
+                // being rewritten in place when it failed (a short write on a full disk, or any
+                // overwrite on a copy-on-write store, leaves a unit half new) and of the re-tagged
+                // unit. Only that batch is kept (memory: one batch, not the whole range of the call),
+                // so in-place batches that completed before it stay written: whole units, authentic
+                // at the old size, because none of them is the old last unit (the highest unit
+                // rewritten in place, so in the last in-place batch) and each is a full unit,
+                // last in neither size. The file then reads everywhere with its old size, each
+                // unit holding its old or its new content; a change that rewrites at most one batch
+                // of existing units (batches count from dirty.first()) is undone exactly.
                 long oldLength = layout.ciphertextLength(oldSize);
                 long inPlaceLast = Math.min(dirty.last(), oldLast);
-                StoredCopy inPlace = storedCopy(dirty.first(), inPlaceLast, oldSize, cachedLastUnit);
-                StoredCopy retagged = retagUnit == null ? null
-                        : new StoredCopy(layout.storedUnitOffset(dirty.retag()), retagUnit.clone());
+                InPlaceBackup inPlace = new InPlaceBackup(oldSize,
+                        inPlaceLast == oldLast && copyHolds(oldLast, cachedLastUnit, oldSize)
+                                ? java.util.Arrays.copyOf(lastUnit, lastUnitLength) : null);
+                byte[] oldRetagUnit = retagUnit == null ? null : retagUnit.clone();
                 restoringOnFailure(oldLength, () -> {
-                    writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null);
-                    writeUnits(dirty.first(), inPlaceLast, newSize, data, oldUnits, null);
+                    writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null, null);
+                    writeUnits(dirty.first(), inPlaceLast, newSize, data, oldUnits, null, inPlace);
                     if (retagUnit != null) {
                         retag(dirty.retag(), oldSize, newSize, retagUnit);
                     }
-                }, inPlace, retagged);
+                }, () -> {
+                    inPlace.putBack();
+                    if (oldRetagUnit != null) {
+                        writeFully(ByteBuffer.wrap(oldRetagUnit), layout.storedUnitOffset(dirty.retag()));
+                    }
+                });
             }
         } finally {
             for (OldUnit old : oldUnits) {
@@ -961,19 +976,17 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Runs {@code action}; if it fails, cuts the ciphertext back to {@code oldLength} first (on a
-     * full disk that frees the room the putting back needs) and then writes back {@code copies}, the
-     * stored bytes the action overwrote in place (null: none).
+     * full disk that frees the room the putting back needs) and then runs {@code putBack} (null:
+     * none), which writes back stored bytes the action overwrote in place.
      */
-    private void restoringOnFailure(long oldLength, IoAction action, StoredCopy... copies) throws IOException {
+    private void restoringOnFailure(long oldLength, IoAction action, IoAction putBack) throws IOException {
         try {
             action.run();
         } catch (IOException | RuntimeException e) {
             try {
                 ciphertext.truncate(oldLength);
-                for (StoredCopy copy : copies) {
-                    if (copy != null) {
-                        writeFully(ByteBuffer.wrap(copy.bytes()), copy.position());
-                    }
+                if (putBack != null) {
+                    putBack.run();
                 }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
@@ -983,31 +996,59 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /**
-     * The stored bytes of units {@code [first, last]} (null if none) of a file of {@code oldSize}, as
-     * they are before a change rewrites them in place. The old last unit comes from {@link #lastUnit}
-     * when that holds it (an extension of the partial last unit then reads nothing back); ciphertext
-     * only, so it needs no wiping.
+     * The stored bytes, as in a file of {@code oldSize}, of the one batch of units a change is
+     * rewriting in place, kept just before that batch is written so that a failure can put them back.
+     * One buffer of at most {@link #BATCH} stored units, reused batch after batch: a large overwrite
+     * in one call needs no copy as large as its range. Ciphertext only, so it needs no wiping.
      */
-    private StoredCopy storedCopy(long first, long last, long oldSize, long cachedLastUnit) throws IOException {
-        if (first > last) {
-            return null;
+    private final class InPlaceBackup {
+        private final long oldSize;
+        /** The old last unit as stored, from the copy {@link OpenFile} keeps (null: read it back). */
+        private final byte[] oldLastUnit;
+        private byte[] bytes;
+        /** Where the kept batch goes back, -1 while none is kept. */
+        private long position = -1;
+        private int length;
+
+        InPlaceBackup(long oldSize, byte[] oldLastUnit) {
+            this.oldSize = oldSize;
+            this.oldLastUnit = oldLastUnit;
         }
-        long position = layout.storedUnitOffset(first);
-        byte[] bytes = new byte[(int) (layout.storedUnitOffset(last) + layout.storedUnitLength(last, oldSize) - position)];
-        long fromDisk = last;
-        if (last == layout.unitCount(oldSize) - 1 && copyHolds(last, cachedLastUnit, oldSize)) {
-            System.arraycopy(lastUnit, 0, bytes, bytes.length - lastUnitLength, lastUnitLength);
-            fromDisk = last - 1;
+
+        /** Keeps units {@code [first, last]}, about to be rewritten; the batch kept before them is written, so it is dropped. */
+        void keep(long first, long last) throws IOException {
+            position = -1; // until this batch is all read: a failure meanwhile has nothing of it to put back
+            long from = layout.storedUnitOffset(first);
+            int len = (int) (layout.storedUnitOffset(last) + layout.storedUnitLength(last, oldSize) - from);
+            if (bytes == null || bytes.length < len) {
+                bytes = new byte[len];
+                largestInPlaceBackup = Math.max(largestInPlaceBackup, len);
+            }
+            long fromDisk = last;
+            if (oldLastUnit != null && last == layout.unitCount(oldSize) - 1) {
+                System.arraycopy(oldLastUnit, 0, bytes, len - oldLastUnit.length, oldLastUnit.length);
+                fromDisk = last - 1;
+            }
+            if (fromDisk >= first) {
+                int diskLen = (int) (layout.storedUnitOffset(fromDisk) + layout.storedUnitLength(fromDisk, oldSize) - from);
+                readFully(ByteBuffer.wrap(bytes, 0, diskLen), from);
+            }
+            length = len;
+            position = from;
         }
-        if (fromDisk >= first) {
-            int length = (int) (layout.storedUnitOffset(fromDisk) + layout.storedUnitLength(fromDisk, oldSize) - position);
-            readFully(ByteBuffer.wrap(bytes, 0, length), position);
+
+        /** Writes the kept batch back, if one is kept. */
+        void putBack() throws IOException {
+            if (position >= 0) {
+                writeFully(ByteBuffer.wrap(bytes, 0, length), position);
+            }
         }
-        return new StoredCopy(position, bytes);
     }
 
-    /** Stored bytes of a file as they were at {@code position}, kept to be put back. */
-    private record StoredCopy(long position, byte[] bytes) {}
+    /** The largest buffer an {@link InPlaceBackup} of this file has taken, in bytes: for tests of its bound. */
+    int largestInPlaceBackup() {
+        return largestInPlaceBackup;
+    }
 
     /** Something done to the ciphertext file that may throw. */
     @FunctionalInterface
@@ -1017,10 +1058,11 @@ public final class OpenFile implements java.io.Closeable {
 
     /**
      * Encrypts and stores units {@code [from, to]}; a non-null {@code newHeader} (with {@code from} 0)
-     * is stored in the same write as the first batch.
+     * is stored in the same write as the first batch. A non-null {@code backup} keeps each batch's
+     * stored bytes just before that batch is written over them.
      */
-    private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits, byte[] newHeader)
-            throws IOException {
+    private void writeUnits(long from, long to, long newSize, Overlay data, List<OldUnit> oldUnits, byte[] newHeader,
+            InPlaceBackup backup) throws IOException {
         long last = layout.unitCount(newSize) - 1;
         for (long batchStart = from; batchStart <= to; batchStart += BATCH) {
             long batchEnd = Math.min(to, batchStart + BATCH - 1);
@@ -1031,6 +1073,9 @@ public final class OpenFile implements java.io.Closeable {
                     stored, lead);
             if (lead > 0) {
                 System.arraycopy(newHeader, 0, stored, 0, lead);
+            }
+            if (backup != null) {
+                backup.keep(batchStart, batchEnd);
             }
             writeFully(ByteBuffer.wrap(stored, 0, lead + storedLen), lead > 0 ? 0 : layout.storedUnitOffset(batchStart));
         }

@@ -248,6 +248,114 @@ class DiskFullTest {
         }
     }
 
+    /**
+     * An overwrite of a range far larger than one batch, in one call, on a copy-on-write store that
+     * runs out of room in the middle of the sixth in-place batch: that batch is put back, the five
+     * before it stay written (whole new units), the size stays, and the file reads without an
+     * authentication error. The copy kept to put back is never larger than one batch.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aLargeOverwriteThatFailsInAMiddleBatchLeavesWholeUnitsAndTheSize(boolean authenticated) throws IOException {
+        SectorLayout layout = layout(authenticated);
+        int size = 40 << 20;
+        long batchBytes = (long) OpenFile.BATCH * layout.storedUnitSize();
+        overwriteOnACopyOnWriteStore(authenticated, size, size, 5 * batchBytes + batchBytes / 2, 5 * OpenFile.BATCH);
+    }
+
+    /** As above, for an overwrite that also adds units (written first) and grows the partial old last unit. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aLargeGrowingOverwriteThatFailsInAMiddleBatchLeavesWholeUnitsAndTheSize(boolean authenticated) throws IOException {
+        SectorLayout layout = layout(authenticated);
+        int oldSize = (40 << 20) - 20_380; // 10236 units, the last one partial
+        int newSize = (40 << 20) + 5000;
+        long oldLast = layout.unitCount(oldSize) - 1;
+        long newUnits = layout.ciphertextLength(newSize) - layout.storedUnitOffset(oldLast + 1);
+        long batchBytes = (long) OpenFile.BATCH * layout.storedUnitSize();
+        overwriteOnACopyOnWriteStore(authenticated, oldSize, newSize, newUnits + 5 * batchBytes + batchBytes / 2,
+                5 * OpenFile.BATCH);
+    }
+
+    /**
+     * The old last unit is the highest unit rewritten in place, so it is in the last in-place batch:
+     * a failure in the middle of it puts it back as it was (tagged as the last, from the copy kept),
+     * after all earlier batches were written whole.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aLargeGrowingOverwriteThatFailsInTheOldLastUnitPutsItBack(boolean authenticated) throws IOException {
+        SectorLayout layout = layout(authenticated);
+        int oldSize = (40 << 20) - 20_380;
+        int newSize = (40 << 20) + 5000;
+        long oldLast = layout.unitCount(oldSize) - 1;
+        long newUnits = layout.ciphertextLength(newSize) - layout.storedUnitOffset(oldLast + 1);
+        long beforeOldLast = layout.storedUnitOffset(oldLast) - layout.storedUnitOffset(0);
+        overwriteOnACopyOnWriteStore(authenticated, oldSize, newSize, newUnits + beforeOldLast + 50,
+                (int) (oldLast / OpenFile.BATCH * OpenFile.BATCH));
+    }
+
+    /** A large overwrite that succeeds keeps at most one batch of stored units to put back at any time. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aLargeOverwriteKeepsAtMostOneBatchToPutBack(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        SectorLayout layout = keys.layout();
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled((40 << 20) - 20_380, 'o');
+        byte[] fresh = filled((40 << 20) + 5000, 'n');
+        try (OpenFile f = new OpenFile(failing(file, Integer.MAX_VALUE), keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            f.write(ByteBuffer.wrap(fresh), 0);
+            assertThat(f.largestInPlaceBackup()).isPositive()
+                    .isLessThanOrEqualTo(OpenFile.BATCH * layout.storedUnitSize());
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(Arrays.equals(readAll(f), fresh)).isTrue();
+        }
+    }
+
+    /**
+     * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
+     * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
+     * hold its first {@code newUnits} units new and the rest old, at the old size, read by this
+     * object and after opening it again.
+     */
+    private void overwriteOnACopyOnWriteStore(boolean authenticated, int oldSize, int newSize, long budget, int newUnits)
+            throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        SectorLayout layout = keys.layout();
+        Path file = tmp.resolve("f.c9r");
+        byte[] expected = filled(oldSize, 'o');
+        Arrays.fill(expected, 0, newUnits * SectorLayout.SECTOR, (byte) 'n');
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(filled(oldSize, 'o')), 0);
+            f.force(true);
+            ch.setBudget(budget);
+            ch.setBudgetAfterFailure(2L * OpenFile.BATCH * layout.storedUnitSize());
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(filled(newSize, 'n')), 0)).hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(oldSize);
+            assertThat(firstDifference(readAll(f), expected)).isEqualTo(-1);
+            assertThat(f.largestInPlaceBackup()).isPositive()
+                    .isLessThanOrEqualTo(OpenFile.BATCH * layout.storedUnitSize());
+        }
+        assertThat(java.nio.file.Files.size(file)).isEqualTo(layout.ciphertextLength(oldSize));
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(oldSize);
+            assertThat(firstDifference(readAll(f), expected)).isEqualTo(-1);
+        }
+    }
+
+    private static SectorLayout layout(boolean authenticated) {
+        return new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated).layout();
+    }
+
+    /** Index of the first byte where the two differ (-1: none), so a failure names it instead of printing 40 MiB. */
+    private static long firstDifference(byte[] a, byte[] b) {
+        return Arrays.mismatch(a, b);
+    }
+
     /** A change of an open file that may fail. */
     @FunctionalInterface
     private interface FileChange {
