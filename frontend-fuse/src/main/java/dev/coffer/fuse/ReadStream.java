@@ -79,6 +79,11 @@ final class ReadStream {
      * is wanted, so it is never freed for lying behind a later request (see advanceConsumed).
      */
     private final AtomicIntegerArray awaiting = new AtomicIntegerArray(SLOTS);
+    /**
+     * The furthest slot a served request started at. Guarded by this. Slots more than IN_FLIGHT
+     * behind it are freed once nobody waits for them, also when the last waiter leaves after it.
+     */
+    private long furthest;
     /** Slots below this are no longer wanted; the streamers refill their ring positions. Written under this. */
     private volatile long consumed;
     /** The first slot that could not be read (I/O error, damaged unit, streamer ended early), or MAX. */
@@ -158,6 +163,26 @@ final class ReadStream {
             for (long k = first; k <= last; k++) {
                 awaiting.decrementAndGet((int) (k % SLOTS));
             }
+            freeWhatThisRequestKept();
+        }
+    }
+
+    /**
+     * A slot this request waited for was kept while later requests were served; with the request
+     * gone it may be freed now. Nothing else would look again: requests beyond the ring's reach miss
+     * before they get here, so the ring would stay stuck and every later request miss.
+     */
+    private void freeWhatThisRequestKept() {
+        boolean reachedEnd;
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            advanceConsumed(furthest);
+            reachedEnd = allServed();
+        }
+        if (reachedEnd) {
+            finish();
         }
     }
 
@@ -201,7 +226,8 @@ final class ReadStream {
                     break; // the end of the file
                 }
             }
-            advanceConsumed(first);
+            furthest = Math.max(furthest, first);
+            advanceConsumed(furthest);
             reachedEnd = allServed();
         }
         if (reachedEnd) {

@@ -526,6 +526,66 @@ class StreamingReadsTest {
     }
 
     @Test
+    void theRingMovesOnOnceARequestThatKeptASlotHasLeft() throws Exception {
+        // The slot a request waits for is kept while later requests are served (above). If that
+        // request then copies only the front of it (the slot never counts as done) and the other
+        // streamer's slots in between were never asked for (the kernel had them cached), nothing
+        // freed the ring once the request left: every later request lay beyond its reach and
+        // missed, for the rest of the stream (a review of the change above found it).
+        long slow = 4;
+        CountDownLatch go = new CountDownLatch(1);
+        FileChannel holding = new DelegatingChannel(FileChannel.open(file, StandardOpenOption.READ)) {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                if (position >= slow * REQUEST && position < (slow + 1) * REQUEST) {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        throw new java.io.InterruptedIOException();
+                    }
+                }
+                return d.read(dst, position);
+            }
+        };
+        ReadStream stream = started(ReadStream.start(holding, changes, 0, () -> { }, PATIENT));
+        ExecutorService waiter = Executors.newSingleThreadExecutor();
+        try {
+            Pointer buf = buffer();
+            for (long k = 0; k < slow; k++) {
+                assertThat(stream.serve(buf, REQUEST, k * REQUEST)).isEqualTo(REQUEST);
+            }
+            java.util.concurrent.atomic.AtomicReference<Thread> waiting = new java.util.concurrent.atomic.AtomicReference<>();
+            Future<Integer> frontHalf = waiter.submit(() -> {
+                waiting.set(Thread.currentThread());
+                return stream.serve(buffer(), REQUEST / 2, slow * REQUEST);
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (waiting.get() == null || waiting.get().getState() != Thread.State.TIMED_WAITING) {
+                assertThat(System.nanoTime()).as("the request for slot %d waits for it", slow).isLessThan(deadline);
+                Thread.sleep(1);
+            }
+            long furthest = slow + 1 + 2 * 15; // the other streamer's slots, to 35: the ring's reach from slot 4
+            for (long k = slow + 1; k <= furthest; k += 2) {
+                assertThat(stream.serve(buf, REQUEST, k * REQUEST)).as("slot %d", k).isEqualTo(REQUEST);
+            }
+            go.countDown();
+            assertThat(frontHalf.get(10, TimeUnit.SECONDS)).isEqualTo(REQUEST / 2);
+            byte[] got = new byte[REQUEST];
+            for (long k = furthest + 1; k < furthest + 1 + 64; k++) {
+                awaitHolds(stream, k * REQUEST);
+                assertThat(stream.serve(buf, REQUEST, k * REQUEST)).as("slot %d served by the stream", k).isEqualTo(REQUEST);
+                buf.get(0, got, 0, REQUEST);
+                assertThat(got).isEqualTo(slice((int) (k * REQUEST), REQUEST));
+            }
+        } finally {
+            go.countDown();
+            waiter.shutdownNow();
+            stream.close();
+            holding.close();
+        }
+    }
+
+    @Test
     void aStreamWhoseReaderPausedEndsAndTheReaderGetsTheRightBytesLater() throws Exception {
         FileOps quick = withShortIdle();
         long fh = quick.open("/big", O_RDONLY);
