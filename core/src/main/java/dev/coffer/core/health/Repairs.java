@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,6 +42,7 @@ final class Repairs {
     private final DuplicateDirectoryRepair duplicates;
     private final SetAsideEntries setAside;
     private PointerIndex pointers;
+    private final List<String> notes = new ArrayList<>();
 
     /** Repairs for planning only: none of them can be applied through this instance's file system. */
     Repairs(VaultKeys keys) {
@@ -54,6 +56,16 @@ final class Repairs {
         this.interruptedWrites = new InterruptedWriteRepair(keys, opener);
         this.duplicates = new DuplicateDirectoryRepair(keys, this);
         this.setAside = new SetAsideEntries(keys);
+    }
+
+    /** Adds {@code note} to what the repairs made tell people (a damaged file copied as it is). */
+    void note(String note) {
+        notes.add(note);
+    }
+
+    /** What the repairs made so far tell people, in order. */
+    List<String> notes() {
+        return List.copyOf(notes);
     }
 
     /** Closes what the repairs opened (the vault file system). */
@@ -109,7 +121,7 @@ final class Repairs {
     PlannedRepair separateDuplicate(String cleartextPath, Path pointerFile, String id) {
         return new PlannedRepair(Step.DUPLICATE_IDS, "duplicate:" + pointerFile, "give " + cleartextPath + " ("
                 + keys.relative(pointerFile) + ") a new directory ID and a copy of the contents it shares with the other folder",
-                r -> r.duplicates.separate(pointerFile, id));
+                r -> r.duplicates.separate(cleartextPath, pointerFile, id));
     }
 
     PlannedRepair recoverInterruptedWrite(String cleartextPath, Path file, InterruptedWrites.Recovery recovery) {

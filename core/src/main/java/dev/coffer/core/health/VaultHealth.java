@@ -64,11 +64,15 @@ public final class VaultHealth implements AutoCloseable {
         return walk.report();
     }
 
-    /** What {@link #repair} did. */
-    public record RepairOutcome(List<PlannedRepair> done, List<String> failures) {
+    /**
+     * What {@link #repair} did: the repairs made, the ones that failed (with why), and notes on repairs
+     * made that people should know of (a damaged file a duplicate-ID repair copied as it is).
+     */
+    public record RepairOutcome(List<PlannedRepair> done, List<String> failures, List<String> notes) {
         public RepairOutcome {
             done = List.copyOf(done);
             failures = List.copyOf(failures);
+            notes = List.copyOf(notes);
         }
     }
 
@@ -93,7 +97,7 @@ public final class VaultHealth implements AutoCloseable {
         } catch (IOException e) {
             failures.add("closing the vault after the repairs: " + e.getMessage());
         }
-        return new RepairOutcome(done, failures);
+        return new RepairOutcome(done, failures, repairs.notes());
     }
 
     /** Sync-conflict copies of the root files (spec 2.1): listed, never resolved or deleted. */

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
@@ -130,6 +131,30 @@ class DuplicateDirectoryIdTest {
         try (CofferFileSystem fs = v.open()) {
             assertThatThrownBy(() -> Files.readAllBytes(fs.getPath("/docs/report.txt")))
                     .isInstanceOf(IOException.class).hasMessageContaining("unit 1 failed authentication");
+        }
+    }
+
+    /**
+     * The vault shows a ciphertext file's mode as the file's permissions: a copy keeps it (a new file
+     * got 0666 less the umask, so a private 0600 file became readable by others in the copy).
+     */
+    @ParameterizedTest
+    @EnumSource(CipherCombo.class)
+    void theCopiesKeepTheirModes(CipherCombo combo) throws IOException {
+        HealthFixture v = withDuplicateDocs(combo);
+        Map<String, String> modes = Map.of("report.txt", "rwx------", "deep/deeper/bottom.bin", "rw-------",
+                "deep/tiny.txt", "rw-r--r--");
+        for (Map.Entry<String, String> m : modes.entrySet()) {
+            Files.setPosixFilePermissions(v.entry("/docs/" + m.getKey()), PosixFilePermissions.fromString(m.getValue()));
+        }
+        assertThat(v.repairAndCheck().findings()).as("after the repair").isEmpty();
+        try (CofferFileSystem fs = v.open()) {
+            for (Map.Entry<String, String> m : modes.entrySet()) {
+                for (String folder : new String[] {"/docs", "/docs copy"}) {
+                    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fs.getPath(folder, m.getKey()))))
+                            .as("%s/%s", folder, m.getKey()).isEqualTo(m.getValue());
+                }
+            }
         }
     }
 
