@@ -92,6 +92,9 @@ final class CheckCommand implements Callable<Integer> {
             for (String failure : outcome.failures()) {
                 ctx.err().println("coffer: repair failed: " + Printable.escape(failure));
             }
+            for (String note : outcome.notes()) {
+                ctx.out().println("Note: " + Printable.escape(note));
+            }
             ctx.out().println();
             ctx.out().println("Checking again:");
             HealthReport after = health.check();

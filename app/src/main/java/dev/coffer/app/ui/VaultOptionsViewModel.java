@@ -248,6 +248,7 @@ public final class VaultOptionsViewModel {
             String done = messages.get("options.health.repaired", result.done(), result.planned());
             StringBuilder text = new StringBuilder(done);
             result.failures().forEach(f -> text.append("\n").append(f));
+            result.notes().forEach(n -> text.append("\n").append(messages.get("options.health.note")).append(' ').append(n));
             text.append("\n\n").append(messages.get("options.health.after")).append(' ').append(describe(result.after()))
                     .append(details(result.after()));
             healthReport.set(text.toString());

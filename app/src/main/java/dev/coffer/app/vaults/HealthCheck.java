@@ -52,11 +52,13 @@ public final class HealthCheck {
      * @param done     repairs made
      * @param planned  repairs planned (and confirmed)
      * @param failures why the others failed, one line each
+     * @param notes    what a repair did that the user should know (a damaged file copied as it is), one line each
      * @param after    the check made after the repairs
      */
-    public record RepairResult(int done, int planned, List<String> failures, Summary after) {
+    public record RepairResult(int done, int planned, List<String> failures, List<String> notes, Summary after) {
         public RepairResult {
             failures = List.copyOf(failures);
+            notes = List.copyOf(notes);
         }
     }
 
@@ -105,7 +107,7 @@ public final class HealthCheck {
                 }
                 outcome = health.repair(report);
             }
-            return new RepairResult(outcome.done().size(), report.repairs().size(), outcome.failures(),
+            return new RepairResult(outcome.done().size(), report.repairs().size(), outcome.failures(), outcome.notes(),
                     summarise(health.check()));
         } catch (VaultException e) {
             throw e;

@@ -37,6 +37,48 @@ class CheckCommandTest {
         return vault;
     }
 
+    /**
+     * A vault whose folders {@code /a} and {@code /b} point at one directory ID (a {@code dir.c9r}
+     * copied over the other by a tool) and whose files' headers are damaged: the repair copies the
+     * shared folder's file as it is.
+     */
+    private Path vaultWithSharedIdAndDamagedFiles() throws IOException {
+        Path vault = Cli.createVault(tmp.resolve("vault"), PASSPHRASE);
+        Files.writeString(Files.createDirectories(tmp.resolve("src/a")).resolve("f.txt"), "hello from a");
+        Files.writeString(Files.createDirectories(tmp.resolve("src/b")).resolve("g.txt"), "hello from b");
+        Cli.Result imported = Cli.withPassphrase(PASSPHRASE).run("import", vault.toString(), tmp.resolve("src").toString());
+        assertThat(imported.code()).as(imported.toString()).isZero();
+        List<Path> pointers;
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(vault.resolve("d"))) {
+            List<Path> all = s.toList();
+            pointers = all.stream().filter(p -> p.getFileName().toString().equals("dir.c9r")).toList();
+            files = all.stream().filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().endsWith(".c9r") && !p.getFileName().toString().startsWith("di"))
+                    .toList();
+        }
+        assertThat(pointers).hasSize(2);
+        assertThat(files).hasSize(2);
+        Files.copy(pointers.get(0), pointers.get(1), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (Path file : files) {
+            byte[] damaged = Files.readAllBytes(file);
+            damaged[20] ^= 0x55; // inside the header
+            Files.write(file, damaged);
+        }
+        return vault;
+    }
+
+    @Test
+    void aRepairThatCopiesADamagedFileAsItIsSaysSo() throws IOException {
+        Path vault = vaultWithSharedIdAndDamagedFiles();
+        Cli.Result before = Cli.withPassphrase(PASSPHRASE).run("check", vault.toString());
+        assertThat(before.out()).as(before.toString()).contains("[repairable]");
+
+        Cli.Result r = Cli.withPassphrase(PASSPHRASE).run("check", vault.toString(), "--repair", "--yes");
+        assertThat(r.err()).as(r.toString()).doesNotContain("repair failed");
+        assertThat(r.out()).as(r.toString()).containsPattern("Note: /[ab]/[fg]\\.txt .*was copied byte for byte.*damaged");
+    }
+
     @Test
     void aHealthyVaultExits0() {
         Path vault = Cli.createVault(tmp.resolve("vault"), PASSPHRASE);
