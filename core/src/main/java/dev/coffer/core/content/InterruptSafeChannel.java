@@ -3,10 +3,13 @@ package dev.coffer.core.content;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The ciphertext channel that every handle of a file shares, with I/O that a caller's interrupt does
@@ -17,14 +20,30 @@ import java.nio.channels.WritableByteChannel;
  * channel; that needs a thread of the caller's to be interrupted exactly then.)
  */
 final class InterruptSafeChannel extends FileChannel {
-    private final FileChannel channel;
+    /** Volatile: {@link #useWritable} replaces it while other threads may read through it. */
+    private volatile FileChannel channel;
+    /** Channels replaced by {@link #useWritable}: kept open, as file locks and read-ahead still use them. */
+    private final List<FileChannel> replaced = new ArrayList<>(); // guarded by this
 
     private InterruptSafeChannel(FileChannel channel) {
         this.channel = channel;
     }
 
-    static FileChannel wrap(FileChannel channel) {
-        return channel instanceof InterruptSafeChannel ? channel : new InterruptSafeChannel(channel);
+    static InterruptSafeChannel wrap(FileChannel channel) {
+        return channel instanceof InterruptSafeChannel safe ? safe : new InterruptSafeChannel(channel);
+    }
+
+    /**
+     * From now on does I/O through {@code writable}, a channel with write access to the same file
+     * (the shared channel was opened read-only). The old channel stays open until this one closes.
+     */
+    synchronized void useWritable(FileChannel writable) throws IOException {
+        if (!isOpen()) {
+            writable.close();
+            throw new ClosedChannelException();
+        }
+        replaced.add(channel);
+        channel = writable;
     }
 
     @FunctionalInterface
@@ -130,6 +149,25 @@ final class InterruptSafeChannel extends FileChannel {
 
     @Override
     protected void implCloseChannel() throws IOException {
-        channel.close();
+        IOException failure = null;
+        List<FileChannel> all = new ArrayList<>();
+        synchronized (this) {
+            all.add(channel);
+            all.addAll(replaced);
+        }
+        for (FileChannel c : all) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.coffer.core.crypto.AuthenticationFailedException;
 import dev.coffer.core.crypto.Bytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -90,7 +91,7 @@ public final class OpenFile implements java.io.Closeable {
     /** Spare cryptors kept per file (parallel reads and the read-ahead's jobs): more would only hold memory and key schedules. */
     private static final int MAX_SPARES = Math.max(1, Runtime.getRuntime().availableProcessors()) + ReadAhead.DEPTH;
 
-    private final FileChannel ciphertext;
+    private final InterruptSafeChannel ciphertext;
     private final ContentKeys keys;
     private final SectorLayout layout;
     private final ReentrantReadWriteLock rwLock = new ReentrantReadWriteLock();
@@ -456,6 +457,24 @@ public final class OpenFile implements java.io.Closeable {
         try {
             settle(); // a failure stays for the writer; after close nothing runs behind any more
             change.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Writes through {@code writable} (same file, opened for writing) from now on: the shared channel
+     * was opened read-only (the store denied write access then) and a writer joins. Closes
+     * {@code writable} and throws if this file is closed.
+     */
+    public void useWritable(FileChannel writable) throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                writable.close();
+                throw new ClosedChannelException();
+            }
+            ciphertext.useWritable(writable);
         } finally {
             lock.unlock();
         }

@@ -52,6 +52,8 @@ final class OpenFiles {
         final Object fileKey;
         Path ciphertextPath;
         int refs;
+        /** False while its ciphertext channel is read-only (write access was denied at the first open). */
+        boolean writable;
 
         Handle(OpenFile file, Object fileKey, Path ciphertextPath) {
             this.file = file;
@@ -91,6 +93,7 @@ final class OpenFiles {
                 Object fileKey = fileKeyOrNull(ciphertextPath); // before the file takes a keyed cryptor
                 file = new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath));
                 h = new Handle(file, fileKey, ciphertextPath);
+                h.writable = options.contains(StandardOpenOption.WRITE);
             } catch (IOException | RuntimeException e) {
                 try {
                     if (file != null) {
@@ -104,8 +107,16 @@ final class OpenFiles {
                 throw e;
             }
             byPath.put(ciphertextPath, h);
-        } else if (truncate) {
-            h.file.setSize(0);
+        } else {
+            if (!h.writable && options.contains(StandardOpenOption.WRITE)) {
+                // A writer joins a file first opened read-only: it may be writable now (chmod). If it is
+                // not, this open throws AccessDeniedException, never a write NonWritableChannelException.
+                h.file.useWritable(FileChannel.open(ciphertextPath, StandardOpenOption.READ, StandardOpenOption.WRITE));
+                h.writable = true;
+            }
+            if (truncate) {
+                h.file.setSize(0);
+            }
         }
         h.refs++;
         return h;
