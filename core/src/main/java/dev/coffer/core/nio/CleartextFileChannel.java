@@ -12,6 +12,8 @@ import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -52,6 +54,8 @@ final class CleartextFileChannel extends FileChannel {
     }
 
     private final Sync sync;
+    /** This channel's locks not yet released; guarded by itself. */
+    private final List<DelegatingFileLock> locks = new ArrayList<>();
 
     CleartextFileChannel(OpenFiles registry, OpenFiles.Handle handle, boolean readable, boolean writable, boolean append,
             Sync sync) {
@@ -337,14 +341,52 @@ final class CleartextFileChannel extends FileChannel {
     @Override
     public FileLock lock(long pos, long size, boolean shared) throws IOException {
         ensureOpen();
-        return new DelegatingFileLock(this, file.ciphertextChannel().lock(pos, size, shared));
+        return held(new DelegatingFileLock(this, file.ciphertextChannel().lock(pos, size, shared)));
     }
 
     @Override
     public FileLock tryLock(long pos, long size, boolean shared) throws IOException {
         ensureOpen();
         FileLock l = file.ciphertextChannel().tryLock(pos, size, shared);
-        return l == null ? null : new DelegatingFileLock(this, l);
+        return l == null ? null : held(new DelegatingFileLock(this, l));
+    }
+
+    /** Remembers a lock of this channel, to release it at close (the locks are on the shared channel). */
+    private FileLock held(DelegatingFileLock lock) throws IOException {
+        synchronized (locks) {
+            if (isOpen()) {
+                locks.add(lock);
+                return lock;
+            }
+        }
+        lock.delegate.release(); // closed meanwhile: its close released the others already
+        throw new java.nio.channels.ClosedChannelException();
+    }
+
+    /**
+     * Releases the locks this channel still holds, as a FileChannel's close does: they are on the
+     * ciphertext channel, which stays open while other channels use the file.
+     */
+    private IOException locksReleased(IOException failure) {
+        List<DelegatingFileLock> held;
+        synchronized (locks) {
+            held = new ArrayList<>(locks);
+            locks.clear();
+        }
+        for (DelegatingFileLock l : held) {
+            try {
+                if (l.delegate.isValid()) {
+                    l.delegate.release();
+                }
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        return failure;
     }
 
     /**
@@ -362,7 +404,7 @@ final class CleartextFileChannel extends FileChannel {
         } catch (IOException e) {
             failure = seen(e);
         } finally {
-            failure = released(failure);
+            failure = released(locksReleased(failure));
         }
         if (failure != null) {
             throw failure;
@@ -393,7 +435,7 @@ final class CleartextFileChannel extends FileChannel {
     }
 
     /** A lock on the ciphertext channel presented as a lock of this channel. */
-    private static final class DelegatingFileLock extends FileLock {
+    private final class DelegatingFileLock extends FileLock {
         private final FileLock delegate;
 
         DelegatingFileLock(FileChannel channel, FileLock delegate) {
@@ -408,7 +450,13 @@ final class CleartextFileChannel extends FileChannel {
 
         @Override
         public void release() throws IOException {
+            if (!channel().isOpen()) {
+                throw new java.nio.channels.ClosedChannelException(); // its close released it (FileLock's contract)
+            }
             delegate.release();
+            synchronized (locks) {
+                locks.remove(this);
+            }
         }
     }
 }
