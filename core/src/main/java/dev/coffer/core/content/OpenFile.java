@@ -340,6 +340,9 @@ public final class OpenFile implements java.io.Closeable {
                 drain();
                 return 0;
             }
+            if (position > layout.maxCleartextSize() - len) { // also where position + len would overflow
+                throw new FileTooLargeException(cleartextPath);
+            }
             if (undoneFailures > failuresSeen) {
                 // Counted means undone already; told now, so no later drain throws it to this caller again.
                 undoneWriteFailure = null;
@@ -398,6 +401,9 @@ public final class OpenFile implements java.io.Closeable {
         lock.lock();
         try {
             checkOpen();
+            if (newSize > layout.maxCleartextSize()) {
+                throw new FileTooLargeException(cleartextPath);
+            }
             if (newSize != size) {
                 modify(newSize, Overlay.NONE);
             }

@@ -83,6 +83,15 @@ public final class SectorLayout {
         return unitLength(i, n) + overhead;
     }
 
+    /**
+     * The largest cleartext size this layout stores: whole units only, as many as a ciphertext length
+     * (a Java long) can hold. Every size up to it has a ciphertext length of at most
+     * {@code Long.MAX_VALUE} ({@link #ciphertextLength} grows with the size).
+     */
+    public long maxCleartextSize() {
+        return (Long.MAX_VALUE - HEADER) / storedUnitSize() * SECTOR;
+    }
+
     /** Ciphertext length of a file of {@code n} cleartext bytes: 0, or header plus every stored unit. */
     public long ciphertextLength(long n) {
         if (n == 0) {
