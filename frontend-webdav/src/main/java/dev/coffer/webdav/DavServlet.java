@@ -55,7 +55,6 @@ final class DavServlet extends HttpServlet {
     private final transient ReadMethods reads;
     private final transient WriteMethods writes;
     private final transient LockMethods lockMethods;
-    private final transient Preconditions pre;
     private final transient PropPatchMethod propPatch;
     private final transient PropfindMethod propfind;
     private final transient DavCredential credential;
@@ -66,11 +65,10 @@ final class DavServlet extends HttpServlet {
         this.credential = credential;
         this.guard = guard;
         this.milton = milton;
-        this.pre = pre;
         this.lockMethods = lockMethods;
         this.reads = new ReadMethods(tree, readAhead);
         this.writes = new WriteMethods(tree, locks, pre);
-        this.propPatch = new PropPatchMethod(tree);
+        this.propPatch = new PropPatchMethod(tree, pre);
         this.propfind = new PropfindMethod(tree, new LiveProperties(locks, lockMethods));
     }
 
@@ -188,17 +186,12 @@ final class DavServlet extends HttpServlet {
     }
 
     private void proppatch(HttpServletRequest req, HttpServletResponse resp, DavPath p, NameForm form) throws IOException {
-        if (tree.attributes(p).isEmpty()) {
-            bare(resp, 404);
-            return;
-        }
-        Optional<DavError> refused = pre.checkIf(req.getHeader("If"), p)
-                .or(() -> pre.checkLocks(req.getHeader("If"), pre.locksForChange(p)));
+        Optional<DavReply> refused = propPatch.refusal(p, req.getHeader("If"));
         if (refused.isPresent()) {
-            reply(req, resp, DavReply.of(refused.get()));
+            reply(req, resp, refused.get()); // before the body: a refused client need not send it
             return;
         }
-        propPatch.proppatch(p, readBody(req), form).writeTo(resp);
+        propPatch.proppatch(p, req.getHeader("If"), readBody(req), form).writeTo(resp);
     }
 
     private static byte[] readBody(HttpServletRequest req) throws IOException {

@@ -30,9 +30,10 @@ final class DavTree {
     private final Staging staging;
     private final SetAside asides;
     /**
-     * Held while a write checks locks for the last time and puts its result in place (PUT, COPY, MOVE)
-     * and while a LOCK is granted: so a lock is never granted between a write's last check and its
-     * rename, where the write would override it.
+     * Held while a write checks locks for the last time and puts its result in place (PUT, MKCOL,
+     * COPY, MOVE, DELETE, PROPPATCH) and while a LOCK is granted: so a lock is never granted between
+     * a write's last check and its change, where the write would override it, and a PROPPATCH never
+     * writes properties for a resource a MOVE or DELETE took away after its check.
      */
     private final Object commitLock = new Object();
 

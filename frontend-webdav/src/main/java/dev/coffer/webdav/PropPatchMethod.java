@@ -1,80 +1,68 @@
 package dev.coffer.webdav;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import javax.xml.namespace.QName;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 
 /**
  * PROPPATCH (RFC 4918 9.2), done here rather than by Milton because Milton's parser loses the
  * document order of {@code set} and {@code remove} (a remove-then-set of one property must end
- * with it set) and keeps only the text of a value. Instructions apply in order, all or nothing:
- * if any property is protected ({@code DAV:} namespace), nothing changes (403 for it, 424 for the
- * rest). Values are kept as XML, so structured values come back as they were sent.
+ * with it set) and keeps only the text of a value ({@link PropertyUpdate} reads the body).
+ * Instructions apply in order, all or nothing: if any property is protected ({@code DAV:}
+ * namespace), nothing changes (403 for it, 424 for the rest).
  *
- * <p>Not responsible for where values are stored ({@link DeadProperties}) or for lock checks.
+ * <p>The resource, {@code If} and its locks are checked before the body is read ({@link #refusal},
+ * so a refused request is not made to send it) and again, with the properties written, under the
+ * tree's commit lock ({@link DavTree#commitLock}): a LOCK granted, or a MOVE or DELETE of the
+ * resource, while the body was read is then seen (423, 404) instead of overridden, and no
+ * properties are written for a name that has vanished, which a resource later made under it would
+ * inherit.
+ *
+ * <p>Not responsible for where values are stored ({@link DeadProperties}).
  */
 final class PropPatchMethod {
     private final DavTree tree;
+    private final Preconditions pre;
 
-    PropPatchMethod(DavTree tree) {
+    PropPatchMethod(DavTree tree, Preconditions pre) {
         this.tree = tree;
+        this.pre = pre;
     }
 
-    DavReply proppatch(DavPath p, byte[] body, NameForm form) throws IOException {
-        Document doc;
-        try {
-            doc = Xml.parse(body);
-        } catch (IOException e) {
+    /** Why a PROPPATCH of {@code p} may not change it now (404, 412, 423); empty if it may. */
+    Optional<DavReply> refusal(DavPath p, String ifHeader) {
+        if (tree.attributes(p).isEmpty()) {
+            return Optional.of(DavReply.status(404));
+        }
+        return pre.checkIf(ifHeader, p)
+                .or(() -> pre.checkLocks(ifHeader, pre.locksForChange(p)))
+                .map(DavReply::of);
+    }
+
+    /** Runs a PROPPATCH of {@code p} whose {@link #refusal} was empty and whose body has been read. */
+    DavReply proppatch(DavPath p, String ifHeader, byte[] body, NameForm form) throws IOException {
+        Optional<PropertyUpdate> parsed = PropertyUpdate.parse(body);
+        if (parsed.isEmpty()) {
             return DavReply.status(400);
         }
-        Element update = doc.getDocumentElement();
-        if (!isDav(update, "propertyupdate")) {
-            return DavReply.status(400);
-        }
-        List<java.util.function.Consumer<Map<QName, String>>> edits = new ArrayList<>();
-        List<QName> touched = new ArrayList<>();
-        List<QName> forbidden = new ArrayList<>();
-        for (Node op = update.getFirstChild(); op != null; op = op.getNextSibling()) {
-            boolean set = isDav(op, "set");
-            if (!set && !isDav(op, "remove")) {
-                continue;
+        PropertyUpdate update = parsed.get();
+        boolean folder;
+        WriteMethods.pauseForTests.accept(WriteMethods.Stage.CHECKED);
+        synchronized (tree.commitLock()) {
+            Optional<DavReply> late = refusal(p, ifHeader);
+            if (late.isPresent()) {
+                return late.get();
             }
-            for (Node prop = op.getFirstChild(); prop != null; prop = prop.getNextSibling()) {
-                if (!isDav(prop, "prop")) {
-                    continue;
-                }
-                for (Node n = prop.getFirstChild(); n != null; n = n.getNextSibling()) {
-                    if (!(n instanceof Element e)) {
-                        continue;
-                    }
-                    QName name = new QName(e.getNamespaceURI() == null ? "" : e.getNamespaceURI(), e.getLocalName());
-                    touched.add(name);
-                    if ("DAV:".equals(name.getNamespaceURI())) {
-                        forbidden.add(name);
-                    } else if (set) {
-                        String value = innerXml(e);
-                        edits.add(props -> props.put(name, value));
-                    } else {
-                        edits.add(props -> props.remove(name));
-                    }
-                }
+            folder = tree.isFolder(p);
+            if (update.allowed()) {
+                WriteMethods.pauseForTests.accept(WriteMethods.Stage.COMMITTING);
+                tree.props().update(p, update::applyTo);
             }
-        }
-        if (touched.isEmpty()) {
-            return DavReply.status(400);
-        }
-        if (forbidden.isEmpty()) {
-            tree.props().update(p, props -> edits.forEach(edit -> edit.accept(props))); // in document order
         }
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>")
-                .append(Xml.escape(tree.urls().href(p, tree.isFolder(p), form))).append("</D:href>");
-        for (QName q : touched) {
-            int status = forbidden.isEmpty() ? 200 : forbidden.contains(q) ? 403 : 424;
+                .append(Xml.escape(tree.urls().href(p, folder, form))).append("</D:href>");
+        for (QName q : update.touched()) {
+            int status = update.allowed() ? 200 : update.isForbidden(q) ? 403 : 424;
             sb.append("<D:propstat><D:prop>").append(emptyElement(q)).append("</D:prop><D:status>HTTP/1.1 ")
                     .append(status).append(status == 200 ? " OK" : status == 403 ? " Forbidden" : " Failed Dependency")
                     .append("</D:status></D:propstat>");
@@ -87,21 +75,5 @@ final class PropPatchMethod {
             return "<D:" + q.getLocalPart() + "/>";
         }
         return "<" + q.getLocalPart() + " xmlns=\"" + Xml.escape(q.getNamespaceURI()) + "\"/>";
-    }
-
-    private static boolean isDav(Node n, String local) {
-        return n instanceof Element && "DAV:".equals(n.getNamespaceURI()) && local.equals(n.getLocalName());
-    }
-
-    private static String innerXml(Element e) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n.getNodeType() == Node.TEXT_NODE || n.getNodeType() == Node.CDATA_SECTION_NODE) {
-                sb.append(Xml.escape(n.getTextContent()));
-            } else if (n.getNodeType() == Node.ELEMENT_NODE) {
-                sb.append(Xml.serialize(n));
-            }
-        }
-        return sb.toString();
     }
 }

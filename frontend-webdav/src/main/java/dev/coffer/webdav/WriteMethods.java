@@ -20,7 +20,9 @@ import java.util.Optional;
  * file in {@link Staging}, renamed over the target, so an aborted upload never leaves half a
  * file), DELETE, MKCOL, COPY
  * and MOVE (Depth, Overwrite, Destination), each after {@link Preconditions} (If, If-Match,
- * If-None-Match, lock tokens). Locks on a deleted or moved-away resource are dropped.
+ * If-None-Match, lock tokens), checked (again) under the tree's commit lock together with the change
+ * itself, so a LOCK granted meanwhile is seen, never overridden. Locks on a deleted or moved-away
+ * resource are dropped.
  *
  * <p>Not responsible for LOCK/UNLOCK ({@link LockMethods}) or the read methods (Milton).
  */
@@ -30,15 +32,22 @@ final class WriteMethods {
     private final DavTree tree;
     private final LockManager locks;
     private final Preconditions pre;
-    /** Held while a PUT, COPY or MOVE checks once more and puts its result in place; LOCK takes it too ({@link DavTree#commitLock}). */
+    /**
+     * Held while a PUT, MKCOL, COPY or MOVE checks once more and puts its result in place, and while a
+     * DELETE checks and removes; LOCK and PROPPATCH take it too ({@link DavTree#commitLock}).
+     */
     private final Object commits;
 
-    /** Where a PUT, COPY or MOVE may be held by a test: after its first checks, and under the commit lock before its rename. */
+    /**
+     * Where a PUT, MKCOL, COPY, MOVE or PROPPATCH may be held by a test: after its first checks, and
+     * under the commit lock before its change (a rename, a new folder, the properties written).
+     */
     enum Stage { CHECKED, COMMITTING }
 
     /**
-     * Tests only: called at each {@link Stage} of a PUT, COPY or MOVE, so a test can hold a request there
-     * (a latch) and show what another request does meanwhile. Does nothing unless a test sets it.
+     * Tests only: called at each {@link Stage} of a PUT, MKCOL, COPY, MOVE or PROPPATCH ({@link
+     * PropPatchMethod}), so a test can hold a request there (a latch) and show what another request
+     * does meanwhile. Does nothing unless a test sets it.
      */
     static volatile java.util.function.Consumer<Stage> pauseForTests = stage -> {};
 
@@ -142,18 +151,32 @@ final class WriteMethods {
         if (req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null) {
             return DavReply.status(415);
         }
+        Optional<DavReply> refused = mkcolRefusal(req, p);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        pauseForTests.accept(Stage.CHECKED);
+        // Checked again and made as one step: a LOCK of the folder granted since the checks above
+        // would otherwise be overridden (a member added to a locked folder without its token).
+        synchronized (commits) {
+            Optional<DavReply> late = mkcolRefusal(req, p);
+            if (late.isPresent()) {
+                return late.get();
+            }
+            pauseForTests.accept(Stage.COMMITTING);
+            Files.createDirectory(tree.file(p));
+        }
+        return DavReply.status(201);
+    }
+
+    private Optional<DavReply> mkcolRefusal(HttpServletRequest req, DavPath p) {
         if (tree.attributes(p).isPresent()) {
-            return DavReply.status(405);
+            return Optional.of(DavReply.status(405));
         }
         if (!tree.isFolder(p.parent())) {
-            return DavReply.status(409);
+            return Optional.of(DavReply.status(409));
         }
-        Optional<DavError> refused = common(req, p, pre.locksForMembership(p));
-        if (refused.isPresent()) {
-            return DavReply.of(refused.get());
-        }
-        Files.createDirectory(tree.file(p));
-        return DavReply.status(201);
+        return common(req, p, pre.locksForMembership(p)).map(DavReply::of);
     }
 
     DavReply copyOrMove(HttpServletRequest req, DavPath src, boolean move) throws IOException {

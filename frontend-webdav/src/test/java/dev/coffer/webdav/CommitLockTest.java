@@ -19,9 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A LOCK and a write that puts something in place do not interleave: a write checks locks again
- * under the commit lock right before its rename, and a LOCK is granted under that lock, so a lock
- * granted while a write runs is either seen by the write (423) or granted after its rename, never
- * overridden by it. A request is held at a {@link WriteMethods.Stage} through the test hook.
+ * under the commit lock right before its rename (or its MKCOL, or its PROPPATCH's write), and a LOCK
+ * is granted under that lock, so a lock granted while a write runs is either seen by the write (423)
+ * or granted after its change, never overridden by it. A PROPPATCH also checks there that its
+ * resource is still there: one deleted or moved meanwhile gets 404, and no properties are written
+ * for its vanished name. A request is held at a {@link WriteMethods.Stage} through the test hook.
  */
 class CommitLockTest {
     @TempDir
@@ -90,6 +92,136 @@ class CommitLockTest {
         assertThat(lock.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         assertThat(Files.readString(served.root.resolve("folder/doc.txt"))).isEqualTo("new");
         assertThat(dav.send("PUT", "/folder/doc.txt", "without the token").statusCode()).isEqualTo(423);
+    }
+
+    /** Before, a MKCOL checked its folder's locks only once, without the commit lock: a LOCK of the folder taken then was overridden. */
+    @Test
+    @Timeout(60)
+    void aLockOfTheFolderTakenAfterAMkcolsFirstCheckStopsTheMkcol() throws Exception {
+        Files.createDirectory(served.root.resolve("folder"));
+        holdAt(WriteMethods.Stage.CHECKED);
+        Future<HttpResponse<byte[]>> mkcol = pool.submit(() -> dav.send("MKCOL", "/folder/sub", (String) null));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the MKCOL reached its hold").isTrue();
+
+        HttpResponse<byte[]> lock = dav.send("LOCK", "/folder", DavClient.lockBody("exclusive"), "Depth", "0", "Timeout", "Second-60");
+        assertThat(lock.statusCode()).isEqualTo(200);
+        release.countDown();
+
+        assertThat(mkcol.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(423);
+        assertThat(served.root.resolve("folder/sub")).doesNotExist();
+    }
+
+    /** A LOCK of a folder while a MKCOL in it is making its collection waits until the collection is made. */
+    @Test
+    @Timeout(60)
+    void aLockOfAFolderWaitsForAMkcolInItThatIsMakingItsCollection() throws Exception {
+        Files.createDirectory(served.root.resolve("folder"));
+        holdAt(WriteMethods.Stage.COMMITTING);
+        Future<HttpResponse<byte[]>> mkcol = pool.submit(() -> dav.send("MKCOL", "/folder/sub", (String) null));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the MKCOL reached its hold").isTrue();
+
+        Future<HttpResponse<byte[]>> lock = pool.submit(() -> dav.send("LOCK", "/folder", DavClient.lockBody("exclusive"),
+                "Depth", "0", "Timeout", "Second-60"));
+        Thread.sleep(1_000);
+        assertThat(lock.isDone()).as("the LOCK was granted while the MKCOL was making its collection").isFalse();
+        release.countDown();
+
+        assertThat(mkcol.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
+        assertThat(lock.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(served.root.resolve("folder/sub")).isDirectory();
+        assertThat(dav.send("MKCOL", "/folder/other", (String) null).statusCode()).isEqualTo(423);
+    }
+
+    /** Before, a PROPPATCH checked locks only before it read its body, without the commit lock: a LOCK taken then was overridden. */
+    @Test
+    @Timeout(60)
+    void aLockTakenAfterAProppatchsFirstCheckStopsTheProppatch() throws Exception {
+        Files.writeString(served.root.resolve("doc.txt"), "doc");
+        holdAt(WriteMethods.Stage.CHECKED);
+        Future<HttpResponse<byte[]>> patch = pool.submit(() -> dav.send("PROPPATCH", "/doc.txt", setProperty("late")));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the PROPPATCH reached its hold").isTrue();
+
+        HttpResponse<byte[]> lock = dav.send("LOCK", "/doc.txt", DavClient.lockBody("exclusive"), "Timeout", "Second-60");
+        assertThat(lock.statusCode()).isEqualTo(200);
+        release.countDown();
+
+        assertThat(patch.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(423);
+        assertThat(served.root.resolve(".coffer-dav-props.doc.txt")).doesNotExist();
+        assertThat(property("/doc.txt")).doesNotContain("late");
+    }
+
+    /**
+     * Before, a PROPPATCH whose resource was deleted after its checks wrote its properties all the
+     * same, for a name that no longer existed: a file later uploaded under that name had them.
+     */
+    @Test
+    @Timeout(60)
+    void aProppatchOfAResourceDeletedAfterItsFirstCheckLeavesNoPropertiesForTheName() throws Exception {
+        Files.writeString(served.root.resolve("doc.txt"), "doc");
+        holdAt(WriteMethods.Stage.CHECKED);
+        Future<HttpResponse<byte[]>> patch = pool.submit(() -> dav.send("PROPPATCH", "/doc.txt", setProperty("stale")));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the PROPPATCH reached its hold").isTrue();
+
+        assertThat(dav.send("DELETE", "/doc.txt", (String) null).statusCode()).isEqualTo(204);
+        release.countDown();
+
+        assertThat(patch.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+        assertThat(served.root.resolve(".coffer-dav-props.doc.txt")).doesNotExist();
+        assertThat(dav.send("PUT", "/doc.txt", "a new file").statusCode()).isEqualTo(201);
+        assertThat(property("/doc.txt")).doesNotContain("stale");
+    }
+
+    /** The same for a MOVE: the moved resource keeps what it had, and nothing is left for its old name. */
+    @Test
+    @Timeout(60)
+    void aProppatchOfAResourceMovedAfterItsFirstCheckLeavesNoPropertiesForTheOldName() throws Exception {
+        Files.writeString(served.root.resolve("doc.txt"), "doc");
+        holdAt(WriteMethods.Stage.CHECKED);
+        Future<HttpResponse<byte[]>> patch = pool.submit(() -> dav.send("PROPPATCH", "/doc.txt", setProperty("stale")));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the PROPPATCH reached its hold").isTrue();
+
+        assertThat(dav.send("MOVE", "/doc.txt", (String) null, "Destination", dav.url("/moved.txt")).statusCode()).isEqualTo(201);
+        release.countDown();
+
+        assertThat(patch.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
+        assertThat(served.root.resolve(".coffer-dav-props.doc.txt")).doesNotExist();
+        assertThat(property("/moved.txt")).doesNotContain("stale");
+        assertThat(dav.send("PUT", "/doc.txt", "a new file").statusCode()).isEqualTo(201);
+        assertThat(property("/doc.txt")).doesNotContain("stale");
+    }
+
+    /** A DELETE while a PROPPATCH writes waits for the write, and then takes the new properties away with the resource. */
+    @Test
+    @Timeout(60)
+    void aDeleteWaitsForAProppatchThatIsWritingAndTakesItsPropertiesAlong() throws Exception {
+        Files.writeString(served.root.resolve("doc.txt"), "doc");
+        holdAt(WriteMethods.Stage.COMMITTING);
+        Future<HttpResponse<byte[]>> patch = pool.submit(() -> dav.send("PROPPATCH", "/doc.txt", setProperty("stale")));
+        assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the PROPPATCH reached its hold").isTrue();
+
+        Future<HttpResponse<byte[]>> delete = pool.submit(() -> dav.send("DELETE", "/doc.txt", (String) null));
+        Thread.sleep(1_000);
+        assertThat(delete.isDone()).as("the DELETE ran while the PROPPATCH was writing").isFalse();
+        release.countDown();
+
+        assertThat(patch.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(207);
+        assertThat(delete.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+        assertThat(served.root.resolve(".coffer-dav-props.doc.txt")).doesNotExist();
+        assertThat(dav.send("PUT", "/doc.txt", "a new file").statusCode()).isEqualTo(201);
+        assertThat(property("/doc.txt")).doesNotContain("stale");
+    }
+
+    private static String setProperty(String value) {
+        return "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\"><D:set><D:prop><k xmlns=\"urn:k\">" + value
+                + "</k></D:prop></D:set></D:propertyupdate>";
+    }
+
+    /** The PROPFIND answer for the dead property {@code urn:k k} of {@code path}. */
+    private String property(String path) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = dav.send("PROPFIND", path, "<?xml version=\"1.0\"?><D:propfind xmlns:D=\"DAV:\"><D:prop>"
+                + "<k xmlns=\"urn:k\"/></D:prop></D:propfind>", "Depth", "0");
+        assertThat(r.statusCode()).isEqualTo(207);
+        return DavClient.text(r);
     }
 
     /** Holds the first request that reaches {@code stage} until {@link #release} opens. */
