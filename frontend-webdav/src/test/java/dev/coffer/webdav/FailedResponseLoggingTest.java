@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * A GET that fails after its response started (a damaged file found half-way) leaves nothing at WARN
- * that names the file or carries the server's secret URL segment: Jetty logs such failures with the
- * request's URI unless they are quiet.
+ * A request that fails leaves nothing at WARN that names a file or carries the server's secret URL
+ * segment: Jetty logs failures that reach it with the request's URI unless they are quiet. Here a GET
+ * failing after its response started (a damaged file found half-way) and a PROPPATCH nested too deep
+ * (it overflowed the stack).
  */
 class FailedResponseLoggingTest {
     private static final String NAME = "Secret Tax Return.bin";
@@ -58,6 +59,37 @@ class FailedResponseLoggingTest {
                 String text = e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()));
                 assertThat(text).as("a WARN event").doesNotContain("Secret").doesNotContain("Tax");
                 assertThat(text).doesNotContain(secretSegment);
+            }
+        }
+    }
+
+    @Test
+    void aDeeplyNestedPropertyValueIsRefusedAndLogsNothingAtWarn() throws Exception {
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        String secretSegment;
+        int status;
+        try (ServedVault v = new ServedVault(tmp)) {
+            secretSegment = java.net.URI.create(v.url()).getPath().replace("/", "");
+            Files.writeString(v.root.resolve(NAME), "taxes");
+            int depth = 120_000; // ~820 KiB, under the 1 MiB body limit: overflowed the serialiser's stack
+            StringBuilder body = new StringBuilder("<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\">"
+                    + "<D:set><D:prop><x:deep xmlns:x=\"urn:x\">");
+            body.append("<a>".repeat(depth)).append("</a>".repeat(depth));
+            body.append("</x:deep></D:prop></D:set></D:propertyupdate>");
+            events.start();
+            root.addAppender(events);
+            DavClient dav = new DavClient(v.url());
+            status = dav.send("PROPPATCH", "/" + NAME.replace(" ", "%20"), body.toString()).statusCode();
+            Thread.sleep(200);
+        } finally {
+            root.detachAppender(events);
+        }
+        assertThat(status).as("a body nested deeper than %d levels", Xml.MAX_DEPTH).isEqualTo(400);
+        for (ILoggingEvent e : events.list) {
+            if (e.getLevel().isGreaterOrEqual(Level.WARN)) {
+                String text = e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()));
+                assertThat(text).as("a WARN event").doesNotContain("Secret").doesNotContain(secretSegment);
             }
         }
     }
