@@ -2,7 +2,6 @@ package dev.coffer.fuse;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -29,24 +28,40 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Keyed by the mount point's path with its parents resolved. Across processes: a POSIX lock on a file named after the
  * path's SHA-256 in a folder of the user's own (0700): {@code coffer-UID} in the temp folder, the
- * same for every process of the user whatever its environment ({@link #foldersFor}); the files stay (removing a lock file while another process
- * waits to open it would let two hold "the" lock). Within this process: a set of the paths held,
- * checked first, because the JDK refuses a second lock of one file in a process, and closing any
- * other descriptor of the file would drop the process's POSIX lock: only the holder opens the file.
+ * same for every process of the user whatever its environment ({@link #foldersFor}). Within this
+ * process: a set of the paths held, checked first, because the JDK refuses a second lock of one
+ * file in a process, and closing any other descriptor of the file would drop the process's POSIX
+ * lock: only the holder opens the file.
+ *
+ * <p>A lock file is removed when its lock is released (before session 36 they stayed, hundreds
+ * after a test run). Removing a file another process has opened but not yet locked would let it
+ * lock a file no longer at that name while a third makes and locks a new one: both would hold "the"
+ * lock. So opening and locking a lock file, and removing and releasing one, each happen holding the
+ * folder's own lock ({@link #FOLDER_LOCK}, which stays): a lock taken under it is on the file at the
+ * name, and only its holder removes that file. (The JDK cannot tell which file an open channel is,
+ * so an acquirer could not check that afterwards.)
  */
 final class MountPointLock implements AutoCloseable {
     private static final Set<Path> HELD_HERE = ConcurrentHashMap.newKeySet();
+    /** The file in the lock folder whose lock is held while a lock file is opened and locked, or removed and released. */
+    static final String FOLDER_LOCK = "folder.lock";
+    /** How long a process waits for another to finish opening or removing a lock file (normally microseconds). */
+    private static final long FOLDER_LOCK_WAIT_MILLIS = 10_000;
+    /** In this process, one at a time holds the folder's lock: closing its file anywhere else would drop it. */
+    private static final Object FOLDER_LOCK_HERE = new Object();
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     private final Path key;
+    private final Path path;
     private final FileChannel file;
     private boolean released; // guarded by this
 
-    private MountPointLock(Path key, FileChannel file) {
+    private MountPointLock(Path key, Path path, FileChannel file) {
         this.key = key;
+        this.path = path;
         this.file = file;
     }
 
@@ -76,35 +91,103 @@ final class MountPointLock implements AutoCloseable {
         if (!HELD_HERE.add(key)) {
             throw busy(key);
         }
-        FileChannel channel = null;
         try {
-            channel = FileChannel.open(fileFor(key, firstOwnFolder(lockFolders, uid)), Set.of(StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), fileAttributes(OWNER_ONLY_FILE));
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
+            Path folder = firstOwnFolder(lockFolders, uid);
+            Path path = fileFor(key, folder);
+            FileChannel channel = underFolderLock(folder, () -> openLocked(path));
+            if (channel == null) {
                 throw busy(key);
             }
-            return new MountPointLock(key, channel);
+            return new MountPointLock(key, path, channel);
         } catch (IOException | RuntimeException e) {
-            if (channel != null) {
-                channel.close();
-            }
             HELD_HERE.remove(key);
             throw e;
         }
     }
 
-    /** Releases the lock; safe to call more than once. */
+    /** The lock file at {@code path} (made if missing), open and locked; null if another process holds it. */
+    private static FileChannel openLocked(Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), fileAttributes(OWNER_ONLY_FILE));
+        try {
+            if (channel.tryLock() != null) {
+                return channel;
+            }
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        channel.close();
+        return null;
+    }
+
+    /**
+     * Releases the lock and removes its file; safe to call more than once. Should the folder's lock
+     * not be had (or the removal fail), the file stays, as before session 36, and the lock is released
+     * all the same: a leftover file is harmless, and a mount just made must not fail for it.
+     */
     @Override
-    public synchronized void close() throws IOException {
+    public synchronized void close() {
         if (released) {
             return;
         }
         released = true;
         try {
-            file.close(); // ends the POSIX lock
+            underFolderLock(path.getParent(), () -> {
+                try {
+                    Files.deleteIfExists(path); // still held: nobody else has this file open and locked
+                } finally {
+                    file.close(); // ends the POSIX lock
+                }
+                return null;
+            });
+        } catch (IOException e) {
+            // kept: see above
         } finally {
-            HELD_HERE.remove(key);
+            try {
+                file.close(); // if the folder's lock was not had
+            } catch (IOException e) {
+                // the POSIX lock ends with the descriptor whatever close reports
+            } finally {
+                HELD_HERE.remove(key);
+            }
+        }
+    }
+
+    /** One step on the lock files of {@code folder}. */
+    @FunctionalInterface
+    private interface FolderStep<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code step} holding the lock of {@code folder}'s {@link #FOLDER_LOCK} file, in this process
+     * and against others; another process holds it for microseconds, so after a while (a process
+     * stopped there) this gives up with an IOException.
+     */
+    private static <T> T underFolderLock(Path folder, FolderStep<T> step) throws IOException {
+        synchronized (FOLDER_LOCK_HERE) {
+            try (FileChannel channel = FileChannel.open(folder.resolve(FOLDER_LOCK), Set.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), fileAttributes(OWNER_ONLY_FILE))) {
+                long deadline = System.nanoTime() + FOLDER_LOCK_WAIT_MILLIS * 1_000_000;
+                while (channel.tryLock() == null) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IOException("another process holds " + folder.resolve(FOLDER_LOCK) + " for longer than "
+                                + FOLDER_LOCK_WAIT_MILLIS / 1000 + " s");
+                    }
+                    sleepBriefly();
+                }
+                return step.run();
+            } // closing ends the folder's lock
+        }
+    }
+
+    private static void sleepBriefly() throws IOException {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for the mount point locks' folder");
         }
     }
 

@@ -94,7 +94,7 @@ class MountPointLockTest {
         Path locks = home.resolve(".cache/coffer-mount-locks");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(locks))).isEqualTo("rwx------");
         try (var files = Files.list(locks)) {
-            assertThat(files.count()).isEqualTo(1);
+            assertThat(files).as("its lock file removed once released").containsExactly(locks.resolve(MountPointLock.FOLDER_LOCK));
         }
         try (var files = Files.list(elsewhere)) {
             assertThat(files.count()).as("nothing where the link points").isZero();
@@ -173,6 +173,63 @@ class MountPointLockTest {
             pb.environment().put("XDG_RUNTIME_DIR", runtime.toString());
         }
         return pb.start();
+    }
+
+    /**
+     * A released lock removes its file (before session 36 every mount point left one behind, hundreds
+     * after a test run); the folder's own lock file stays.
+     */
+    @Test
+    void aReleasedLockLeavesNoFile() throws Exception {
+        Path locks = tmp.resolve("locks");
+        MountPointLock lock = MountPointLock.acquire(tmp.resolve("mnt"), locks, uid());
+        Path file = MountPointLock.fileFor(tmp.resolve("mnt"), locks);
+        assertThat(file).exists();
+        lock.close();
+        try (var files = Files.list(locks)) {
+            assertThat(files).containsExactly(locks.resolve(MountPointLock.FOLDER_LOCK));
+        }
+    }
+
+    /** A real mount: its lock file in the user's lock folder is gone once mounted (the lock is released then) and after. */
+    @Test
+    void aMountLeavesNoLockFile() throws Exception {
+        Path file = MountPointLock.fileFor(MountPaths.withRealParent(tmp.resolve("mnt")), MountPointLock.folderFor(uid()));
+        VaultMount vault = new VaultMount(tmp);
+        try {
+            assertThat(file).as("mounted").doesNotExist();
+        } finally {
+            vault.close();
+        }
+        assertThat(file).as("unmounted").doesNotExist();
+        assertThat(MountPointLock.folderFor(uid()).resolve(MountPointLock.FOLDER_LOCK)).exists();
+    }
+
+    /**
+     * Two processes taking and releasing one lock as fast as they can, each release removing the
+     * file: never both hold it. Removing the file while the other had opened but not yet locked it
+     * let that one lock a file no longer at the name while the first made and locked a new one.
+     */
+    @Test
+    void twoProcessesRacingWithTheRemovalNeverBothHoldTheLock() throws Exception {
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        Path locks = tmp.resolve("locks");
+        Path holder = tmp.resolve("holder");
+        List<Process> children = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            children.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), MountPointLockLoopProcess.class.getName(),
+                    mnt.toString(), locks.toString(), Long.toString(uid()), "4000", holder.toString())
+                    .redirectErrorStream(true).start());
+        }
+        for (Process child : children) {
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(out).as("exit %d", child.exitValue()).matches("held [1-9][0-9]* times");
+        }
+        try (var files = Files.list(locks)) {
+            assertThat(files).containsExactly(locks.resolve(MountPointLock.FOLDER_LOCK));
+        }
     }
 
     @Test
