@@ -245,14 +245,29 @@ final class DavTree {
         }
     }
 
+    /** What a MOVE's or COPY's target name holds when the new resource is put there. */
+    enum Target {
+        /** Nothing: a sidecar there is stale (a killed server's), the new resource's properties replace it before it takes the name. */
+        FREE,
+        /** A file, replaced by the one rename (the new resource is a file too). */
+        FILE,
+        /** A resource set aside ({@link #setAside}): its sidecar stays until the new resource is in place, for a put-back. */
+        SET_ASIDE
+    }
+
     /**
      * Renames a copy made by {@link #copyToStaging} to {@code to} and gives it the dead properties of
-     * {@code from}. {@code to} must be absent, unless {@code replaceFile}: then a file there is
-     * replaced by the one rename (the copy is a file too). If the properties fail, nothing of the copy
-     * is left at an absent {@code to}; a replaced file is gone already, so the copy stays there.
+     * {@code from}. A {@link Target#FILE} is replaced by the one rename. If the properties fail,
+     * nothing of the copy is left at a free {@code to}; a replaced file is gone already, so the copy
+     * stays there.
      */
-    void putCopyInPlace(Path staged, DavPath from, DavPath to, boolean replaceFile) throws IOException {
-        if (replaceFile) {
+    void putCopyInPlace(Path staged, DavPath from, DavPath to, Target target) throws IOException {
+        if (target == Target.FREE) {
+            props.copied(from, to); // before the name is taken: see move
+            renameToFree(staged, to);
+            return;
+        }
+        if (target == Target.FILE) {
             Files.move(staged, file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } else {
             Files.move(staged, file(to));
@@ -260,7 +275,7 @@ final class DavTree {
         try {
             props.copied(from, to);
         } catch (IOException | RuntimeException e) {
-            if (!replaceFile) {
+            if (target == Target.SET_ASIDE) {
                 removeLeftOf(to, e);
             }
             throw e;
@@ -284,15 +299,50 @@ final class DavTree {
     }
 
     /**
-     * Moves a file or folder with its dead properties. The target must be absent, unless {@code
-     * replaceFile}: then a file there is replaced by the one rename (what moves is a file too).
+     * Moves a file or folder with its dead properties. To a {@link Target#FREE} name the properties
+     * are written under the new name first, then the resource is renamed, then the old name's
+     * sidecar goes: a server killed at any step leaves the properties with the resource, plus at
+     * most a sidecar for a name without a resource, which {@link DeadProperties#clearStale} drops
+     * before anything is made there (renamed first, a kill before the sidecar followed left the
+     * moved resource without its properties and them on the old name, for its next resource).
      */
-    void move(DavPath from, DavPath to, boolean replaceFile) throws IOException {
-        if (replaceFile) {
+    void move(DavPath from, DavPath to, Target target) throws IOException {
+        if (target == Target.FREE) {
+            props.copied(from, to);
+            renameToFree(file(from), to);
+            try {
+                props.deleted(from);
+            } catch (IOException | RuntimeException e) {
+                // The move is done; a sidecar left on the old name is stale and dropped before a resource is made there.
+                LOG.debug("a moved resource's old sidecar stays: {}", e.getClass().getName());
+            }
+            return;
+        }
+        if (target == Target.FILE) {
             Files.move(file(from), file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } else {
             Files.move(file(from), file(to));
         }
         props.moved(from, to);
+    }
+
+    /**
+     * Renames {@code src} to the free name {@code to}, whose sidecar was just written. If the rename
+     * fails and nothing took the name, that sidecar goes again; a vault's move can fail after its
+     * rename was made (its folder fsync failed), and then the resource there keeps it.
+     */
+    private void renameToFree(Path src, DavPath to) throws IOException {
+        try {
+            Files.move(src, file(to));
+        } catch (IOException | RuntimeException e) {
+            try {
+                if (!Files.exists(file(to), LinkOption.NOFOLLOW_LINKS)) {
+                    props.clearStale(to);
+                }
+            } catch (IOException | RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            throw e;
+        }
     }
 }

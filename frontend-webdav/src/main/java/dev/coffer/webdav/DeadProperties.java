@@ -111,6 +111,18 @@ final class DeadProperties {
         }
     }
 
+    /**
+     * Before a resource is made at {@code p}, where nothing is (called under the commit lock, so
+     * nothing can appear there meanwhile): drops a sidecar an earlier resource of that name left when
+     * the server was killed between its DELETE or MOVE and its sidecar's removal, so the new resource
+     * does not inherit its properties. Only a name without a resource loses a sidecar here.
+     */
+    void clearStale(DavPath p) throws IOException {
+        synchronized (mutex) {
+            Files.deleteIfExists(sidecarOf(p));
+        }
+    }
+
     /** After a resource was deleted. */
     void deleted(DavPath p) throws IOException {
         synchronized (mutex) {

@@ -104,6 +104,9 @@ final class WriteMethods {
                     return DavReply.of(late.get());
                 }
                 pauseForTests.accept(Stage.COMMITTING);
+                if (now.isEmpty()) {
+                    tree.props().clearStale(p); // a new file does not inherit what a killed server left for the name
+                }
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 existed = now.isPresent();
             }
@@ -164,6 +167,7 @@ final class WriteMethods {
                 return late.get();
             }
             pauseForTests.accept(Stage.COMMITTING);
+            tree.props().clearStale(p); // a new folder does not inherit what a killed server left for the name
             Files.createDirectory(tree.file(p));
         }
         return DavReply.status(201);
@@ -261,10 +265,11 @@ final class WriteMethods {
                 boolean fileOverFile = dstExists && !tree.isFolder(dst) && tree.attributes(src).map(a -> !a.isDirectory()).orElse(false);
                 pauseForTests.accept(Stage.COMMITTING);
                 aside = dstExists && !fileOverFile ? tree.setAside(dst) : null;
+                DavTree.Target target = !dstExists ? DavTree.Target.FREE : fileOverFile ? DavTree.Target.FILE : DavTree.Target.SET_ASIDE;
                 if (move) {
-                    tree.move(src, dst, fileOverFile);
+                    tree.move(src, dst, target);
                 } else {
-                    tree.putCopyInPlace(staged, src, dst, fileOverFile);
+                    tree.putCopyInPlace(staged, src, dst, target);
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -1,0 +1,160 @@
+package dev.coffer.webdav;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.coffer.core.nio.RecordingFileSystem;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server killed between a resource's DELETE (or MOVE) and its sidecar's removal left the sidecar
+ * for a name without a resource. The state is made here as that kill leaves it: properties set over
+ * HTTP, then the resource removed from the vault directly (the server's first step), its sidecar
+ * left. A resource made later under the name (PUT, MKCOL, COPY, MOVE) must not show those
+ * properties; a resource that exists keeps its own.
+ */
+class StaleSidecarTest {
+    @TempDir
+    Path tmp;
+
+    private ServedVault served;
+    private DavClient dav;
+
+    @BeforeEach
+    void serve() throws IOException {
+        served = new ServedVault(tmp);
+        dav = new DavClient(served.url());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        served.close();
+    }
+
+    @Test
+    void aFileUploadedUnderTheNameHasNoneOfTheOldProperties() throws Exception {
+        leaveStaleSidecar("/name.txt", false);
+
+        assertThat(dav.send("PUT", "/name.txt", "new").statusCode()).isEqualTo(201);
+
+        assertThat(allprop("/name.txt")).doesNotContain("colour").doesNotContain("stale");
+        assertThat(served.root.resolve(DeadProperties.SIDECAR_PREFIX + ".name.txt")).doesNotExist();
+    }
+
+    @Test
+    void aFolderMadeUnderTheNameHasNoneOfTheOldProperties() throws Exception {
+        leaveStaleSidecar("/name", true);
+
+        assertThat(dav.send("MKCOL", "/name", (String) null).statusCode()).isEqualTo(201);
+
+        assertThat(allprop("/name")).doesNotContain("colour").doesNotContain("stale");
+    }
+
+    @Test
+    void aCopyToTheNameHasTheSourcesPropertiesOnly() throws Exception {
+        Files.writeString(served.root.resolve("plain.txt"), "plain");
+        leaveStaleSidecar("/name.txt", false);
+
+        assertThat(dav.send("COPY", "/plain.txt", (String) null, "Destination", dav.url("/name.txt")).statusCode()).isEqualTo(201);
+
+        assertThat(allprop("/name.txt")).doesNotContain("colour").doesNotContain("stale");
+    }
+
+    @Test
+    void aMoveToTheNameHasTheSourcesPropertiesOnlyAndLeavesNoneOnItsOldName() throws Exception {
+        Files.writeString(served.root.resolve("plain.txt"), "plain");
+        Files.writeString(served.root.resolve("own.txt"), "own");
+        assertThat(patch("/own.txt", "kept")).isEqualTo(207);
+        leaveStaleSidecar("/name.txt", false);
+        leaveStaleSidecar("/other.txt", false);
+
+        assertThat(dav.send("MOVE", "/plain.txt", (String) null, "Destination", dav.url("/name.txt")).statusCode()).isEqualTo(201);
+        assertThat(dav.send("MOVE", "/own.txt", (String) null, "Destination", dav.url("/other.txt")).statusCode()).isEqualTo(201);
+
+        assertThat(allprop("/name.txt")).doesNotContain("colour").doesNotContain("stale");
+        assertThat(allprop("/other.txt")).contains("kept").doesNotContain("stale");
+        assertThat(served.root.resolve(DeadProperties.SIDECAR_PREFIX + ".own.txt")).doesNotExist();
+        assertThat(dav.send("PUT", "/own.txt", "again").statusCode()).isEqualTo(201);
+        assertThat(allprop("/own.txt")).doesNotContain("colour").doesNotContain("kept");
+    }
+
+    /** The guard against stale sidecars touches only names without a resource: an overwritten file keeps its properties. */
+    @Test
+    void aFileOverwrittenByAPutKeepsItsProperties() throws Exception {
+        assertThat(dav.send("PUT", "/kept.txt", "one").statusCode()).isEqualTo(201);
+        assertThat(patch("/kept.txt", "kept")).isEqualTo(207);
+
+        assertThat(dav.send("PUT", "/kept.txt", "two").statusCode()).isEqualTo(204);
+
+        assertThat(allprop("/kept.txt")).contains("kept");
+    }
+
+    /**
+     * A MOVE's properties are under the new name before the resource takes it, so a server killed
+     * between the two steps leaves them with the resource (at either name), never the moved resource
+     * without them and them on the old name. Before, the resource was renamed first.
+     */
+    @Test
+    void aMovesPropertiesAreUnderTheNewNameBeforeTheResourceTakesIt() throws Exception {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        Path tree = Files.createDirectory(tmp.resolve("tree"));
+        try (WebDavServer plain = WebDavServer.start(rec.wrap(tree), 0)) {
+            DavClient client = new DavClient(plain.url());
+            assertThat(client.send("PUT", "/src.txt", "src").statusCode()).isEqualTo(201);
+            assertThat(client.send("PROPPATCH", "/src.txt", body("moving"), "Content-Type", "application/xml").statusCode()).isEqualTo(207);
+
+            assertThat(client.send("MOVE", "/src.txt", (String) null, "Destination", client.url("/dst.txt")).statusCode()).isEqualTo(201);
+
+            List<String> calls = rec.calls();
+            int propsThere = indexOf(calls, "move-to ", "/" + DeadProperties.SIDECAR_PREFIX + ".dst.txt");
+            int resourceThere = indexOf(calls, "move-to ", "/dst.txt");
+            assertThat(propsThere).as("the sidecar's rename to the new name, in %s", calls).isNotNegative();
+            assertThat(resourceThere).as("the resource's rename, in %s", calls).isGreaterThan(propsThere);
+            assertThat(DavClient.text(client.send("PROPFIND", "/dst.txt", (String) null, "Depth", "0"))).contains("moving");
+            assertThat(tree.resolve(DeadProperties.SIDECAR_PREFIX + ".src.txt")).doesNotExist();
+        }
+    }
+
+    private static int indexOf(List<String> calls, String operation, String pathEnd) {
+        for (int i = 0; i < calls.size(); i++) {
+            String c = calls.get(i);
+            if (c.startsWith(operation) && c.endsWith(pathEnd)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** What a server killed right after removing the resource (before its sidecar) leaves: the sidecar alone. */
+    private void leaveStaleSidecar(String path, boolean folder) throws Exception {
+        int made = folder ? dav.send("MKCOL", path, (String) null).statusCode() : dav.send("PUT", path, "old").statusCode();
+        assertThat(made).isEqualTo(201);
+        assertThat(patch(path, "stale")).isEqualTo(207);
+        assertThat(allprop(path)).contains("stale");
+        Path resource = served.root.resolve(path.substring(1));
+        Files.delete(resource);
+        assertThat(resource.resolveSibling(DeadProperties.SIDECAR_PREFIX + "." + resource.getFileName())).exists();
+    }
+
+    private int patch(String path, String value) throws Exception {
+        return dav.send("PROPPATCH", path, body(value), "Content-Type", "application/xml").statusCode();
+    }
+
+    private static String body(String value) {
+        return "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
+                + "<Z:colour>" + value + "</Z:colour></D:prop></D:set></D:propertyupdate>";
+    }
+
+    private String allprop(String path) throws Exception {
+        var r = dav.send("PROPFIND", path, (String) null, "Depth", "0");
+        assertThat(r.statusCode()).isEqualTo(207);
+        return DavClient.text(r);
+    }
+}
