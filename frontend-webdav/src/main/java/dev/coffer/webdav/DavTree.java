@@ -149,6 +149,33 @@ final class DavTree {
         asides.restore(entry);
     }
 
+    /**
+     * The members of the folder {@code folder} ({@link FolderMembers}). What a version before
+     * session 34 set aside there and a killed server left (hidden, nothing else looks for it: a
+     * whole-tree search at each start is too slow for a big vault) is given back first, made
+     * visible as {@code set aside (recovered by Coffer)} ({@link SetAside#giveBackLegacy}); what
+     * cannot be given back (a read-only vault) stays hidden and is tried again at the next listing.
+     */
+    FolderMembers members(DavPath folder) throws IOException {
+        FolderMembers m = FolderMembers.of(file(folder));
+        if (m.legacyAsides().isEmpty()) {
+            return m;
+        }
+        for (Path entry : m.legacyAsides()) {
+            asides.giveBackLegacy(entry, folder);
+        }
+        return FolderMembers.of(file(folder));
+    }
+
+    /** At start: gives back what an older version left set aside in the root (other folders: when listed, {@link #members}). */
+    void giveBackLegacyAsidesInRoot() {
+        try {
+            members(DavPath.ROOT);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("the root was not listed at start (it is at its first PROPFIND): {}", e.getClass().getName());
+        }
+    }
+
     /** Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). */
     void putBack(Path aside, DavPath p) throws IOException {
         asides.putBack(aside, p);

@@ -18,7 +18,8 @@ import java.util.Set;
  * them have a dead-property sidecar (so nobody looks for a sidecar that is not there), then the
  * attributes of each member, read once, without following links. Hidden sidecars, names no URL
  * could reach ({@link DavPath#validName}) and anything that is not a plain file or folder (links,
- * devices) are left out; a member removed meanwhile is simply not a member any more.
+ * devices) are left out; a member removed meanwhile is simply not a member any more. Entries older
+ * versions set aside here are noted in the same pass ({@link #legacyAsides}).
  *
  * <p>Not responsible for properties or for writing anything.
  */
@@ -35,10 +36,12 @@ final class FolderMembers {
 
     private final List<Path> members;
     private final Set<String> withSidecar;
+    private final List<Path> legacyAsides;
 
-    private FolderMembers(List<Path> members, Set<String> withSidecar) {
+    private FolderMembers(List<Path> members, Set<String> withSidecar, List<Path> legacyAsides) {
         this.members = members;
         this.withSidecar = withSidecar;
+        this.legacyAsides = legacyAsides;
     }
 
     /**
@@ -48,11 +51,14 @@ final class FolderMembers {
     static FolderMembers of(Path dir) throws IOException {
         List<Path> members = new ArrayList<>();
         Set<String> withSidecar = new HashSet<>();
+        List<Path> legacyAsides = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path p : stream) {
                 String raw = p.getFileName().toString();
                 if (raw.startsWith(DeadProperties.SIDECAR_PREFIX + ".")) {
                     withSidecar.add(raw.substring(DeadProperties.SIDECAR_PREFIX.length() + 1));
+                } else if (SetAside.isLegacyEntryName(raw)) {
+                    legacyAsides.add(p);
                 }
                 Optional<String> name = DavPath.validName(raw);
                 if (name.isPresent() && name.get().equals(raw)) {
@@ -60,7 +66,15 @@ final class FolderMembers {
                 }
             }
         }
-        return new FolderMembers(members, withSidecar);
+        return new FolderMembers(members, withSidecar, legacyAsides);
+    }
+
+    /**
+     * What versions before session 34 set aside in this folder and a killed server left there
+     * ({@code .coffer-dav-aside-*}, hidden): the lister gives them back ({@link DavTree#members}).
+     */
+    List<Path> legacyAsides() {
+        return legacyAsides;
     }
 
     /** Reads each member's attributes (once, without following links) and hands it to {@code each}. */

@@ -28,7 +28,7 @@ final class FolderResource extends PathResource implements CollectionResource {
     public List<? extends Resource> getChildren() {
         List<PathResource> out = new ArrayList<>();
         try {
-            FolderMembers.of(tree.file(path)).forEach(
+            tree.members(path).forEach(
                     m -> out.add(PathResourceFactory.resource(tree, path.child(m.name()), m.attrs(), form, m.hasSidecar())));
         } catch (IOException e) {
             throw PathFree.unchecked("listing a folder", e);

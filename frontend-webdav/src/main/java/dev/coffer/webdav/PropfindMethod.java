@@ -40,7 +40,7 @@ final class PropfindMethod {
     /** Answers for {@code p} (which exists, with attributes {@code a}) and, for depth 1, its members. */
     void propfind(HttpServletResponse resp, DavPath p, BasicFileAttributes a, boolean depthOne, PropfindRequest request, NameForm form)
             throws IOException {
-        FolderMembers members = depthOne && a.isDirectory() ? FolderMembers.of(tree.file(p)) : null;
+        FolderMembers members = depthOne && a.isDirectory() ? tree.members(p) : null;
         resp.setStatus(207);
         resp.setContentType("application/xml; charset=utf-8");
         // The writer's buffer batches entries into large writes; Jetty sends them chunked as they come.

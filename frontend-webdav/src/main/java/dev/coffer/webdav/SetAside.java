@@ -31,6 +31,7 @@ final class SetAside {
 
     private final DavTree tree;
     private final Staging staging;
+    private final java.util.concurrent.atomic.AtomicBoolean legacyFailureLogged = new java.util.concurrent.atomic.AtomicBoolean();
 
     SetAside(DavTree tree, Staging staging) {
         this.tree = tree;
@@ -39,6 +40,15 @@ final class SetAside {
 
     static boolean isEntryName(String name) {
         return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-") && !name.endsWith(RECORD_SUFFIX);
+    }
+
+    /**
+     * An entry a version before session 34 set aside beside its target (a hidden {@code
+     * .coffer-dav-aside-UUID} in the target's folder, without a record of its name) and a killed
+     * server left there. Entries in the staging folder are never listed as members.
+     */
+    static boolean isLegacyEntryName(String name) {
+        return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-");
     }
 
     static Path recordOf(Path entry) {
@@ -143,9 +153,37 @@ final class SetAside {
         Files.deleteIfExists(recordOf(entry));
     }
 
+    /**
+     * Gives back a {@linkplain #isLegacyEntryName legacy entry} found in {@code folder}: its name
+     * was not recorded, and it may be the only copy of what a MOVE or COPY was overwriting (killed
+     * before the new resource was in place) or what it had replaced (killed before deleting it), so
+     * it is never deleted but made visible beside it as {@code set aside (recovered by Coffer)},
+     * under the commit lock (a write of the folder like any other). Logged without names (they are
+     * the user's secrets); a failure is logged once per server and leaves it hidden for a later try.
+     */
+    void giveBackLegacy(Path entry, DavPath folder) {
+        try {
+            synchronized (tree.commitLock()) {
+                if (!Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    return; // given back by another listing meanwhile
+                }
+                moveToFreeName(entry, folder, "set aside");
+            }
+            LOG.info("a file or folder an earlier Coffer version had set aside is back as 'set aside (recovered by Coffer)' in its folder");
+        } catch (IOException | RuntimeException e) {
+            if (legacyFailureLogged.compareAndSet(false, true)) {
+                LOG.warn("a file or folder an earlier Coffer version had set aside could not be given back (tried again at the next listing): {}",
+                        e.getClass().getName());
+            }
+        }
+    }
+
     private void moveToFreeName(Path entry, DavPath folder, String base) throws IOException {
         for (int k = 1;; k++) {
             DavPath target = folder.child(base + " (recovered by Coffer" + (k == 1 ? "" : " " + k) + ")");
+            if (!Files.exists(tree.file(target), LinkOption.NOFOLLOW_LINKS)) {
+                tree.props().clearStale(target); // it does not take over a dead resource's properties
+            }
             try {
                 Files.move(entry, tree.file(target)); // refused, not replacing, if the name is taken
                 return;

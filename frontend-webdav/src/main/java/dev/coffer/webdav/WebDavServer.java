@@ -81,6 +81,7 @@ public final class WebDavServer implements AutoCloseable {
         DavUrls urls = DavUrls.random();
         DavTree tree = new DavTree(root, urls);
         tree.staging().sweep(); // what a server killed mid-request left
+        tree.giveBackLegacyAsidesInRoot();
         LockManager locks = new LockManager();
         Preconditions pre = new Preconditions(root, locks, urls);
         LockMethods lockMethods = new LockMethods(tree, locks, pre);

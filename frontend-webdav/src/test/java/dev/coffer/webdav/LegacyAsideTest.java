@@ -1,0 +1,90 @@
+package dev.coffer.webdav;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Versions before session 34 set an overwritten target aside beside it, as a hidden
+ * {@code .coffer-dav-aside-UUID} without a record of its name, and a server killed meanwhile left it
+ * there, hidden from every listing, with nothing to give it back: it may be the only copy of the
+ * user's data. Such a leftover is made here as that version left it (through the vault's file
+ * system); a server start gives back the root's, a listing a folder's, visible as {@code set aside
+ * (recovered by Coffer)}, never deleted.
+ */
+class LegacyAsideTest {
+    private static final String LEFTOVER = DeadProperties.RESERVED_PREFIX + "aside-0b7f1c52-9a0e-4a4e-8f3c-2f0d8c1e5a11";
+
+    @TempDir
+    Path tmp;
+
+    private ServedVault served;
+
+    @BeforeEach
+    void serve() throws IOException {
+        served = new ServedVault(tmp);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        served.close();
+    }
+
+    @Test
+    void aServerStartGivesBackAFolderSetAsideInTheRoot() throws Exception {
+        Path aside = Files.createDirectory(served.root.resolve(LEFTOVER));
+        Files.writeString(aside.resolve("only copy.txt"), "precious");
+
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            assertThat(names(served.root)).containsExactly("set aside (recovered by Coffer)");
+            assertThat(Files.readString(served.root.resolve("set aside (recovered by Coffer)/only copy.txt"))).isEqualTo("precious");
+            String listing = DavClient.text(new DavClient(next.url()).send("PROPFIND", "/", (String) null, "Depth", "1"));
+            assertThat(listing).contains("set%20aside%20(recovered%20by%20Coffer)/");
+        }
+    }
+
+    @Test
+    void aListingGivesBackAFileSetAsideInItsFolderBesideOneRecoveredBefore() throws Exception {
+        Path sub = Files.createDirectory(served.root.resolve("sub"));
+        Files.writeString(sub.resolve("set aside (recovered by Coffer)"), "earlier");
+        Files.writeString(sub.resolve(LEFTOVER), "precious");
+        DavClient dav = new DavClient(served.url());
+
+        var listing = dav.send("PROPFIND", "/sub/", (String) null, "Depth", "1");
+
+        assertThat(listing.statusCode()).isEqualTo(207);
+        assertThat(DavClient.text(listing)).contains("set%20aside%20(recovered%20by%20Coffer%202)");
+        assertThat(names(sub)).containsExactly("set aside (recovered by Coffer 2)", "set aside (recovered by Coffer)");
+        assertThat(DavClient.text(dav.send("GET", "/sub/set%20aside%20(recovered%20by%20Coffer%202)", (String) null))).isEqualTo("precious");
+        assertThat(Files.readString(sub.resolve("set aside (recovered by Coffer)"))).isEqualTo("earlier");
+    }
+
+    /** Milton answers a PROPFIND naming a DAV: extension property (its listing is FolderResource's): it gives back too. */
+    @Test
+    void aListingMiltonAnswersGivesBackToo() throws Exception {
+        Path sub = Files.createDirectory(served.root.resolve("sub"));
+        Files.writeString(sub.resolve(LEFTOVER), "precious");
+        DavClient dav = new DavClient(served.url());
+        String quota = "<?xml version=\"1.0\"?><D:propfind xmlns:D=\"DAV:\"><D:prop><D:quota-used-bytes/></D:prop></D:propfind>";
+
+        var listing = dav.send("PROPFIND", "/sub/", quota, "Depth", "1", "Content-Type", "application/xml");
+
+        assertThat(listing.statusCode()).isEqualTo(207);
+        assertThat(DavClient.text(listing)).contains("/sub/set%20aside%20%28recovered%20by%20Coffer%29<");
+        assertThat(names(sub)).containsExactly("set aside (recovered by Coffer)");
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+}
