@@ -103,6 +103,47 @@ class UploadTempsTest {
     }
 
     /**
+     * The commit lock is held for the checks and the rename only, never while a body comes in: with
+     * a PUT's body half sent (it waits for the rest), writes of other resources (PROPPATCH, PUT,
+     * MKCOL, LOCK, MOVE, DELETE) are answered at once; and with a PROPPATCH's body half sent, a PUT
+     * lands. Each must answer within 10 s although the slow request never finishes meanwhile.
+     */
+    @Test
+    @Timeout(120)
+    void aRequestWhoseBodyIsStillComingHoldsUpNoOtherWrite() throws Exception {
+        Files.writeString(served.root.resolve("other.txt"), "other");
+        Files.writeString(served.root.resolve("gone.txt"), "gone");
+        String set = "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
+                + "<Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>";
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try (SlowPut put = SlowPut.start(served, "/big.bin", pattern(2 * HALF))) {
+            awaitUploadTemp();
+            assertThat(within(pool, () -> dav.send("PROPPATCH", "/other.txt", set, "Content-Type", "application/xml"))).isEqualTo(207);
+            assertThat(within(pool, () -> dav.send("PUT", "/small.txt", "small"))).isEqualTo(201);
+            assertThat(within(pool, () -> dav.send("MKCOL", "/dir", (String) null))).isEqualTo(201);
+            assertThat(within(pool, () -> dav.send("LOCK", "/small.txt", DavClient.lockBody("exclusive"), "Content-Type", "application/xml")))
+                    .isEqualTo(200);
+            assertThat(within(pool, () -> dav.send("MOVE", "/other.txt", (String) null, "Destination", dav.url("/dir/other.txt"))))
+                    .isEqualTo(201);
+            assertThat(within(pool, () -> dav.send("DELETE", "/gone.txt", (String) null))).isEqualTo(204);
+
+            assertThat(put.finish()).isEqualTo(201);
+        }
+        try (SlowPut patch = SlowPut.start(served, "PROPPATCH", "/big.bin", set.getBytes(StandardCharsets.UTF_8))) {
+            assertThat(within(pool, () -> dav.send("PUT", "/after.txt", "after"))).isEqualTo(201);
+            assertThat(patch.finish()).isEqualTo(207);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The status of {@code request}, which must be answered within 10 s (it would wait for ever if it waited on the slow request). */
+    private static int within(java.util.concurrent.ExecutorService pool, java.util.concurrent.Callable<java.net.http.HttpResponse<byte[]>> request)
+            throws Exception {
+        return pool.submit(request).get(10, java.util.concurrent.TimeUnit.SECONDS).statusCode();
+    }
+
+    /**
      * A temp found in a folder (an upload of an earlier version killed mid-body; a target set aside
      * by an overwriting MOVE or COPY) is not copied with it; the members' dead properties are.
      */
@@ -170,32 +211,39 @@ class UploadTempsTest {
         }
     }
 
-    /** A PUT over a raw socket that sends the first half of its body at once and the rest on {@link #finish}. */
+    /** A request over a raw socket that sends the first half of its body at once and the rest on {@link #finish}. */
     private static final class SlowPut implements AutoCloseable {
         private final Socket socket;
         private final byte[] body;
+        private final int half;
 
-        private SlowPut(Socket socket, byte[] body) {
+        private SlowPut(Socket socket, byte[] body, int half) {
             this.socket = socket;
             this.body = body;
+            this.half = half;
         }
 
         static SlowPut start(ServedVault served, String path, byte[] body) throws IOException {
+            return start(served, "PUT", path, body);
+        }
+
+        static SlowPut start(ServedVault served, String method, String path, byte[] body) throws IOException {
             Socket s = new Socket(InetAddress.getLoopbackAddress(), served.server.port());
             s.setSoTimeout(30_000);
-            String head = "PUT " + java.net.URI.create(served.url()).getPath().replaceAll("/$", "") + path + " HTTP/1.1\r\n"
+            String head = method + " " + java.net.URI.create(served.url()).getPath().replaceAll("/$", "") + path + " HTTP/1.1\r\n"
                     + RawHttp.host(served.server.port()) + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+            int half = Math.min(HALF, body.length / 2);
             OutputStream out = s.getOutputStream();
             out.write(head.getBytes(StandardCharsets.ISO_8859_1));
-            out.write(body, 0, HALF);
+            out.write(body, 0, half);
             out.flush();
-            return new SlowPut(s, body);
+            return new SlowPut(s, body, half);
         }
 
         /** Sends the rest of the body and returns the answer's status. */
         int finish() throws IOException {
             OutputStream out = socket.getOutputStream();
-            out.write(body, HALF, body.length - HALF);
+            out.write(body, half, body.length - half);
             out.flush();
             InputStream in = socket.getInputStream();
             String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
