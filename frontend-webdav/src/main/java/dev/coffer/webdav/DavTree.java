@@ -139,7 +139,7 @@ final class DavTree {
     /**
      * Moves the resource at {@code p} aside, into the staging folder ({@link SetAside}), so that an
      * overwriting MOVE or COPY can put something in its place and still give it back if that fails;
-     * its dead properties stay where they are. Returns where it went.
+     * its dead properties go with it, so the name is then {@link Target#FREE}. Returns where it went.
      */
     Path setAside(DavPath p) throws IOException {
         return asides.setAside(p);
@@ -184,15 +184,6 @@ final class DavTree {
     /** Deletes what {@link #setAside} moved away (its replacement is in place). */
     void discard(Path aside) throws IOException {
         asides.discard(aside);
-    }
-
-    /** Deletes whatever a failed copy left at {@code p}; what cannot be deleted stays and is reported with the failure. */
-    private void removeLeftOf(DavPath p, Exception failure) {
-        try {
-            deleteTree(file(p));
-        } catch (IOException | RuntimeException e) {
-            failure.addSuppressed(e);
-        }
     }
 
     /** Deletes a file, or a folder with everything in it, not following links; nothing there is fine. */
@@ -274,19 +265,20 @@ final class DavTree {
 
     /** What a MOVE's or COPY's target name holds when the new resource is put there. */
     enum Target {
-        /** Nothing: a sidecar there is stale (a killed server's), the new resource's properties replace it before it takes the name. */
+        /**
+         * Nothing (never was, or {@link #setAside} with its sidecar): a sidecar there is stale (a
+         * killed server's), the new resource's properties replace it before it takes the name.
+         */
         FREE,
         /** A file, replaced by the one rename (the new resource is a file too). */
-        FILE,
-        /** A resource set aside ({@link #setAside}): its sidecar stays until the new resource is in place, for a put-back. */
-        SET_ASIDE
+        FILE
     }
 
     /**
      * Renames a copy made by {@link #copyToStaging} to {@code to} and gives it the dead properties of
-     * {@code from}. A {@link Target#FILE} is replaced by the one rename. If the properties fail,
-     * nothing of the copy is left at a free {@code to}; a replaced file is gone already, so the copy
-     * stays there.
+     * {@code from}. At a {@link Target#FREE} name the properties are written first (see {@link #move}),
+     * so if they fail nothing of the copy is there. A {@link Target#FILE} is replaced by the one
+     * rename and gets them after it: a replaced file is gone already, so the copy stays there if they fail.
      */
     void putCopyInPlace(Path staged, DavPath from, DavPath to, Target target) throws IOException {
         if (target == Target.FREE) {
@@ -294,19 +286,8 @@ final class DavTree {
             renameToFree(staged, to);
             return;
         }
-        if (target == Target.FILE) {
-            Files.move(staged, file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } else {
-            Files.move(staged, file(to));
-        }
-        try {
-            props.copied(from, to);
-        } catch (IOException | RuntimeException e) {
-            if (target == Target.SET_ASIDE) {
-                removeLeftOf(to, e);
-            }
-            throw e;
-        }
+        Files.move(staged, file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        props.copied(from, to);
     }
 
     /**
@@ -345,11 +326,7 @@ final class DavTree {
             }
             return;
         }
-        if (target == Target.FILE) {
-            Files.move(file(from), file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } else {
-            Files.move(file(from), file(to));
-        }
+        Files.move(file(from), file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         props.moved(from, to);
     }
 

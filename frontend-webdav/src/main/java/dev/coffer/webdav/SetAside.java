@@ -8,6 +8,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -27,6 +28,8 @@ import org.slf4j.LoggerFactory;
 final class SetAside {
     static final String KIND = "aside";
     static final String RECORD_SUFFIX = ".origin";
+    /** Beside an entry: its dead-property sidecar (empty: it had none), moved aside with it. */
+    static final String PROPS_SUFFIX = ".props";
     private static final Logger LOG = LoggerFactory.getLogger(SetAside.class);
 
     private final DavTree tree;
@@ -39,7 +42,11 @@ final class SetAside {
     }
 
     static boolean isEntryName(String name) {
-        return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-") && !name.endsWith(RECORD_SUFFIX);
+        return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-") && !name.endsWith(RECORD_SUFFIX) && !name.endsWith(PROPS_SUFFIX);
+    }
+
+    static Path propsOf(Path entry) {
+        return entry.resolveSibling(entry.getFileName() + PROPS_SUFFIX);
     }
 
     /**
@@ -55,13 +62,25 @@ final class SetAside {
         return entry.resolveSibling(entry.getFileName() + RECORD_SUFFIX);
     }
 
-    /** Moves {@code p} into the staging folder (one rename), its origin recorded first; its dead properties stay. */
+    /**
+     * Moves {@code p} into the staging folder (one rename), its origin recorded first, then its
+     * dead-property sidecar beside it (an empty file if it had none): the name is then free of both,
+     * so its replacement is put there as at a free name and never shows the old properties. Killed
+     * before the sidecar followed, the sidecar at the name is the entry's own (nothing can take the
+     * name before); once it followed, whatever sidecar the name has is its replacement's.
+     */
     Path setAside(DavPath p) throws IOException {
         Path entry = staging.begin(KIND);
         Path record = recordOf(entry);
         try {
             writeRecord(record, p);
             Files.move(tree.file(p), entry);
+            Path sidecar = tree.props().sidecarOf(p);
+            if (Files.exists(sidecar, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(sidecar, propsOf(entry));
+            } else {
+                writeForced(propsOf(entry), new byte[0]);
+            }
             return entry;
         } catch (IOException | RuntimeException e) {
             undo(entry, record, p, e);
@@ -108,6 +127,7 @@ final class SetAside {
      */
     void putBack(Path entry, DavPath p) throws IOException {
         try {
+            giveBackProps(entry, p);
             Files.move(entry, tree.file(p));
             Files.deleteIfExists(recordOf(entry));
         } finally {
@@ -125,6 +145,7 @@ final class SetAside {
         try {
             Files.move(entry, trash);
             Files.deleteIfExists(recordOf(entry));
+            Files.deleteIfExists(propsOf(entry));
         } finally {
             try {
                 staging.end(trash);
@@ -144,6 +165,7 @@ final class SetAside {
         Optional<DavPath> origin = readRecord(recordOf(entry));
         if (origin.isPresent() && !origin.get().isRoot() && tree.isFolder(origin.get().parent())
                 && !Files.exists(tree.file(origin.get()), LinkOption.NOFOLLOW_LINKS)) {
+            giveBackProps(entry, origin.get());
             Files.move(entry, tree.file(origin.get()));
         } else {
             DavPath folder = origin.filter(o -> !o.isRoot()).map(DavPath::parent).filter(tree::isFolder).orElse(DavPath.ROOT);
@@ -181,8 +203,16 @@ final class SetAside {
     private void moveToFreeName(Path entry, DavPath folder, String base) throws IOException {
         for (int k = 1;; k++) {
             DavPath target = folder.child(base + " (recovered by Coffer" + (k == 1 ? "" : " " + k) + ")");
-            if (!Files.exists(tree.file(target), LinkOption.NOFOLLOW_LINKS)) {
-                tree.props().clearStale(target); // it does not take over a dead resource's properties
+            if (Files.exists(tree.file(target), LinkOption.NOFOLLOW_LINKS)) {
+                if (k >= 100) {
+                    throw new FileAlreadyExistsException(base);
+                }
+                continue;
+            }
+            if (Files.exists(propsOf(entry), LinkOption.NOFOLLOW_LINKS)) {
+                giveBackProps(entry, target);
+            } else {
+                tree.props().clearStale(target); // its own sidecar is not here: a dead resource's left for the name is not taken over
             }
             try {
                 Files.move(entry, tree.file(target)); // refused, not replacing, if the name is taken
@@ -195,10 +225,34 @@ final class SetAside {
         }
     }
 
+    /**
+     * Before {@code entry} takes the name {@code p}: the sidecar it was set aside with becomes the
+     * name's (an empty one: none, and any sidecar the name has goes, its replacement's or a dead
+     * resource's). Without one (set aside by an older version, or killed before its sidecar
+     * followed) the name's sidecar is left as it is. Killed after this, the entry has no sidecar
+     * beside it any more and the name's is its own: the next try is right too.
+     */
+    private void giveBackProps(Path entry, DavPath p) throws IOException {
+        Path props = propsOf(entry);
+        if (!Files.exists(props, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (Files.size(props) == 0) {
+            tree.props().clearStale(p);
+            Files.delete(props);
+        } else {
+            Files.move(props, tree.props().sidecarOf(p), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
     /** Written and forced before the rename it describes: a record that is not whole has no entry (the sweep drops it). */
     private static void writeRecord(Path record, DavPath p) throws IOException {
-        try (FileChannel ch = FileChannel.open(record, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.wrap(p.toString().getBytes(StandardCharsets.UTF_8));
+        writeForced(record, p.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeForced(Path file, byte[] content) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(content);
             while (b.hasRemaining()) {
                 ch.write(b);
             }

@@ -66,7 +66,7 @@ final class Staging {
                 try {
                     if (SetAside.isEntryName(name)) {
                         restorer.restore(e);
-                    } else if (!name.endsWith(SetAside.RECORD_SUFFIX)) {
+                    } else if (!name.endsWith(SetAside.RECORD_SUFFIX) && !name.endsWith(SetAside.PROPS_SUFFIX)) {
                         DavTree.deleteTree(e);
                     }
                 } catch (IOException | RuntimeException x) {
@@ -75,9 +75,10 @@ final class Staging {
             }
             for (Path e : entries) {
                 String name = e.getFileName().toString();
-                Path entry = e.resolveSibling(name.substring(0, Math.max(0, name.length() - SetAside.RECORD_SUFFIX.length())));
-                if (name.endsWith(SetAside.RECORD_SUFFIX) && !Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.deleteIfExists(e); // its entry was never moved there, or was given back
+                String suffix = name.endsWith(SetAside.RECORD_SUFFIX) ? SetAside.RECORD_SUFFIX
+                        : name.endsWith(SetAside.PROPS_SUFFIX) && !SetAside.isEntryName(name) ? SetAside.PROPS_SUFFIX : null;
+                if (suffix != null && !Files.exists(e.resolveSibling(name.substring(0, name.length() - suffix.length())), LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(e); // its entry was never moved there, or was given back or deleted
                 }
             }
             Files.delete(folder);

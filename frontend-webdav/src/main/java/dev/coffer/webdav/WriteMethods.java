@@ -265,7 +265,7 @@ final class WriteMethods {
                 boolean fileOverFile = dstExists && !tree.isFolder(dst) && tree.attributes(src).map(a -> !a.isDirectory()).orElse(false);
                 pauseForTests.accept(Stage.COMMITTING);
                 aside = dstExists && !fileOverFile ? tree.setAside(dst) : null;
-                DavTree.Target target = !dstExists ? DavTree.Target.FREE : fileOverFile ? DavTree.Target.FILE : DavTree.Target.SET_ASIDE;
+                DavTree.Target target = fileOverFile ? DavTree.Target.FILE : DavTree.Target.FREE; // set aside: free of it and its properties
                 if (move) {
                     tree.move(src, dst, target);
                 } else {

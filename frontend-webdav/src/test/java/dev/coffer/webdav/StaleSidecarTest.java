@@ -122,6 +122,52 @@ class StaleSidecarTest {
         }
     }
 
+    /**
+     * A MOVE over a folder sets the old folder aside; a server killed after the new folder took the
+     * name (state made here: the set-aside, then the rename, then no server) left the new folder
+     * showing the old one's properties, and the old one, given back at the next start beside it,
+     * without them. Its sidecar now goes aside with it.
+     */
+    @Test
+    void aFolderSetAsideTakesItsPropertiesAlongAndTheFolderThatTookItsNameHasNone() throws Exception {
+        assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/old", "old-props")).isEqualTo(207);
+        assertThat(dav.send("MKCOL", "/new", (String) null).statusCode()).isEqualTo(201);
+        served.server.close();
+        new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("old")));
+        Files.move(served.root.resolve("new"), served.root.resolve("old")); // and then killed
+
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            DavClient client = new DavClient(next.url());
+            assertThat(DavClient.text(client.send("PROPFIND", "/old", (String) null, "Depth", "0"))).doesNotContain("old-props");
+            assertThat(DavClient.text(client.send("PROPFIND", "/old%20(recovered%20by%20Coffer)", (String) null, "Depth", "0")))
+                    .contains("old-props");
+        }
+    }
+
+    /**
+     * Killed once the new folder was in place and before the old one was deleted (state: the
+     * set-aside, then the rest of the MOVE over HTTP): the old one comes back with its properties.
+     */
+    @Test
+    void aFolderSetAsideAndGivenBackAfterItsReplacementLandedKeepsItsProperties() throws Exception {
+        assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/old", "old-props")).isEqualTo(207);
+        assertThat(dav.send("MKCOL", "/new", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/new", "new-props")).isEqualTo(207);
+        new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("old")));
+        assertThat(dav.send("MOVE", "/new", (String) null, "Destination", dav.url("/old")).statusCode()).isEqualTo(201);
+        served.server.close(); // the staging folder stays: it holds the set-aside entry
+
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            DavClient client = new DavClient(next.url());
+            assertThat(DavClient.text(client.send("PROPFIND", "/old", (String) null, "Depth", "0"))).contains("new-props")
+                    .doesNotContain("old-props");
+            assertThat(DavClient.text(client.send("PROPFIND", "/old%20(recovered%20by%20Coffer)", (String) null, "Depth", "0")))
+                    .contains("old-props");
+        }
+    }
+
     private static int indexOf(List<String> calls, String operation, String pathEnd) {
         for (int i = 0; i < calls.size(); i++) {
             String c = calls.get(i);
