@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -165,6 +166,25 @@ class StaleSidecarTest {
                     .doesNotContain("old-props");
             assertThat(DavClient.text(client.send("PROPFIND", "/old%20(recovered%20by%20Coffer)", (String) null, "Depth", "0")))
                     .contains("old-props");
+        }
+    }
+
+    /** A set-aside put back (its replacement failed) has its properties again, and the name had none of them meanwhile. */
+    @Test
+    void aFolderPutBackAfterAFailedReplacementHasItsPropertiesAgain() throws Exception {
+        assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/old", "old-props")).isEqualTo(207);
+        served.server.close();
+        DavTree tree = new DavTree(served.root, DavUrls.random());
+        DavPath old = new DavPath(List.of("old"));
+
+        Path aside = tree.setAside(old);
+        assertThat(tree.props().read(old)).isEmpty();
+        tree.putBack(aside, old);
+
+        assertThat(tree.props().read(old)).containsValue("old-props");
+        try (Stream<Path> left = Files.list(served.root.resolve(Staging.FOLDER))) {
+            assertThat(left.map(f -> f.getFileName().toString())).isEmpty();
         }
     }
 
