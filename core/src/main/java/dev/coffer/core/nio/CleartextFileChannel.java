@@ -318,6 +318,16 @@ final class CleartextFileChannel extends FileChannel {
 
     @Override
     public long transferFrom(ReadableByteChannel src, long pos, long count) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        if (pos < 0 || count < 0) {
+            throw new IllegalArgumentException("negative position or count");
+        }
+        if (pos > file.size()) {
+            return 0; // FileChannel's contract (and the default provider): past the end, nothing is transferred
+        }
         ByteBuffer buf = ByteBuffer.allocate((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
         long done = 0;
         while (done < count) {
