@@ -396,6 +396,28 @@ public final class OpenFile implements java.io.Closeable {
         }
     }
 
+    /**
+     * Appends {@code srcs[offset .. offset + length)} at the end, one after the other, under one hold
+     * of the file's lock, so no other append or write lands between them: a gathering write's record
+     * stays contiguous, as writev(2) on an O_APPEND descriptor. Returns the position written at;
+     * refused as {@link #write(ByteBuffer, long, long)} says. A failure of a later buffer leaves the
+     * earlier ones appended (a short write), never another writer's bytes in between.
+     */
+    public long append(ByteBuffer[] srcs, int offset, int length, long failuresSeen) throws IOException {
+        lock.lock();
+        try {
+            long at = size;
+            for (int i = offset; i < offset + length; i++) {
+                if (srcs[i].hasRemaining()) { // an empty one would be a flush point (it drains)
+                    write(srcs[i], size, failuresSeen);
+                }
+            }
+            return at;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Sets the cleartext size: shrinking drops units, growing stores encrypted zeros (spec 5.2). */
     public void setSize(long newSize) throws IOException {
         lock.lock();

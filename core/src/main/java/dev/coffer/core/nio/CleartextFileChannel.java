@@ -188,11 +188,41 @@ final class CleartextFileChannel extends FileChannel {
 
     @Override
     public synchronized long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        java.util.Objects.checkFromIndexSize(offset, length, srcs.length);
+        if (append) {
+            return appendGathering(srcs, offset, length);
+        }
         long total = 0;
         for (int i = offset; i < offset + length; i++) {
             total += write(srcs[i]);
         }
         return total;
+    }
+
+    /**
+     * A gathering write in append mode: one append of all the buffers under the file's lock, so two
+     * appenders never interleave their records. With nothing to write, a flush point like any
+     * zero-length write.
+     */
+    private long appendGathering(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        long n = 0;
+        for (int i = offset; i < offset + length; i++) {
+            n += srcs[i].remaining();
+        }
+        if (n == 0) {
+            return write(ByteBuffer.allocate(0));
+        }
+        try {
+            position = file.append(srcs, offset, length, failuresSeen.get()) + n; // refused with a loss not told yet
+        } catch (IOException e) {
+            throw seen(e);
+        }
+        syncIfAsked();
+        return n;
     }
 
     @Override
