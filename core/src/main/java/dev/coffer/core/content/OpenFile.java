@@ -435,6 +435,28 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /**
+     * Cuts the file to {@code newSize} if it is longer; never grows it (FileChannel.truncate). The
+     * size is compared and the cut made under one hold of the file's lock: a check outside it let a
+     * shorter truncate land in between, and this one then grew the file back with zeros. Returns
+     * whether it cut.
+     */
+    public boolean truncate(long newSize) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            if (newSize >= size) {
+                return false;
+            }
+            // A write behind or queued append that failed is undone and thrown by modify before it
+            // changes anything, so the cut never lands on a size other than the one compared here.
+            modify(newSize, Overlay.NONE);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits for a write running behind (throwing its failure), then forces the ciphertext to storage.
      * A failed force is also counted ({@link #forceFailures}): every handle shares the one ciphertext
      * descriptor, and Linux reports a writeback error once per descriptor, so the other handles would

@@ -280,12 +280,13 @@ final class CleartextFileChannel extends FileChannel {
         if (!writable) {
             throw new NonWritableChannelException();
         }
-        if (size < file.size()) {
-            try {
-                file.setSize(size);
-            } catch (IOException e) {
-                throw seen(e);
-            }
+        boolean cut;
+        try {
+            cut = file.truncate(size); // compares and cuts under the file's lock: never grows it
+        } catch (IOException e) {
+            throw seen(e);
+        }
+        if (cut) {
             syncIfAsked();
         }
         if (position > size) {
