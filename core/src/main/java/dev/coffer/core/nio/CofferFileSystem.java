@@ -213,6 +213,21 @@ public final class CofferFileSystem extends FileSystem {
         }
     }
 
+    /**
+     * After a call that ran without the structure lock failed: if this file system closed meanwhile,
+     * throws ClosedFileSystemException (with {@code failure} as its cause) as any call after the close
+     * does. Such a call may have met a key the close destroyed under it (the SIV key of the names,
+     * the content keys: IllegalStateException) or a file it closed; either says only that the vault
+     * was locked. Otherwise returns, and the caller throws {@code failure}. Free on the normal path.
+     */
+    void failIfClosed(Exception failure) {
+        if (!open && !(failure instanceof ClosedFileSystemException)) {
+            ClosedFileSystemException closed = new ClosedFileSystemException();
+            closed.initCause(failure);
+            throw closed;
+        }
+    }
+
     void checkWritable() {
         checkOpen();
         if (readOnly) {

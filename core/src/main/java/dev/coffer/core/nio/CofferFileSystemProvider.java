@@ -133,7 +133,12 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(path);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        return fs.opener.open(p, options, attrs);
+        try {
+            return fs.opener.open(p, options, attrs);
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the open
+            throw e;
+        }
     }
 
     @Override
@@ -141,7 +146,12 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(dir);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        return new CofferDirectoryStream(p, FolderReader.entries(fs, fs.resolver.existing(p, true)), filter);
+        try {
+            return new CofferDirectoryStream(p, FolderReader.entries(fs, fs.resolver.existing(p, true)), filter);
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the listing
+            throw e;
+        }
     }
 
     @Override
@@ -290,7 +300,12 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
             throw new UnsupportedOperationException("POSIX attributes not supported on this vault's store");
         }
         boolean follow = !Arrays.asList(options).contains(LinkOption.NOFOLLOW_LINKS);
-        return (A) fs.attributes.read(fs.resolver.existingForStat(p, follow));
+        try {
+            return (A) fs.attributes.read(fs.resolver.existingForStat(p, follow));
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the lookup
+            throw e;
+        }
     }
 
     @Override
