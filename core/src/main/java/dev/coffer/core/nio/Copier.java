@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Copies within one vault with the default provider's semantics: a folder is copied without its
@@ -24,9 +25,16 @@ final class Copier {
     private static final int CHUNK = 128 * 1024;
 
     private final CofferFileSystem fs;
+    /** Makes the cleartext buffer of a copy (heap, so it can be zeroed); tests look at it afterwards. */
+    private final IntFunction<ByteBuffer> buffers;
 
     Copier(CofferFileSystem fs) {
+        this(fs, ByteBuffer::allocate);
+    }
+
+    Copier(CofferFileSystem fs, IntFunction<ByteBuffer> buffers) {
         this.fs = fs;
+        this.buffers = buffers;
     }
 
     void copy(CofferPath source, CofferPath target, CopyOption... options) throws IOException {
@@ -69,19 +77,23 @@ final class Copier {
         try (FileChannel in = fs.provider().newFileChannel(source, readOpts);
              FileChannel out = fs.provider().newFileChannel(target,
                      java.util.Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW))) {
-            ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-            long pos = 0;
-            while (true) {
-                buf.clear();
-                int n = in.read(buf, pos);
-                if (n < 0) {
-                    break;
+            ByteBuffer buf = buffers.apply(CHUNK);
+            try {
+                long pos = 0;
+                while (true) {
+                    buf.clear();
+                    int n = in.read(buf, pos);
+                    if (n < 0) {
+                        break;
+                    }
+                    buf.flip();
+                    while (buf.hasRemaining()) {
+                        out.write(buf);
+                    }
+                    pos += n;
                 }
-                buf.flip();
-                while (buf.hasRemaining()) {
-                    out.write(buf);
-                }
-                pos += n;
+            } finally {
+                Arrays.fill(buf.array(), (byte) 0); // the last piece of cleartext, also when the copy failed
             }
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(source.toString());
