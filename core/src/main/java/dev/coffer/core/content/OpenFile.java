@@ -616,6 +616,15 @@ public final class OpenFile implements java.io.Closeable {
         }
         List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data, cachedLastUnit);
         byte[] retagUnit = dirty.retag() >= 0 ? readStored(dirty.retag(), oldSize) : null;
+        // A shrink cuts the ciphertext last, inside the steps a failure undoes: a cut that fails (EIO)
+        // after the new last unit was rewritten shorter (or under a new key) in the old unit's place
+        // would leave that unit unauthentic (SIV_XTS: garbage) inside the old length.
+        long newLength = layout.ciphertextLength(newSize);
+        IoAction cut = () -> {
+            if (ciphertext.size() > newLength) {
+                ciphertext.truncate(newLength);
+            }
+        };
         try {
             if (rekey) {
                 ContentKeys.Sealed sealed = keys.newFile();
@@ -629,7 +638,10 @@ public final class OpenFile implements java.io.Closeable {
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
                     restoringOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null), null);
                 } else {
-                    rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null));
+                    rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> {
+                        writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null);
+                        cut.run();
+                    });
                 }
             } else {
                 // New units first, then the ones that existed, batch by batch upward, then the old
@@ -656,6 +668,7 @@ public final class OpenFile implements java.io.Closeable {
                     if (retagUnit != null) {
                         retag(dirty.retag(), oldSize, newSize, retagUnit);
                     }
+                    cut.run();
                 }, () -> {
                     inPlace.putBack();
                     if (oldRetagUnit != null) {
@@ -668,13 +681,7 @@ public final class OpenFile implements java.io.Closeable {
                 Bytes.wipe(old.cleartext()); // cleartext read back for this change only
             }
         }
-        if (rekey && retagUnit != null) {
-            retag(dirty.retag(), oldSize, newSize, retagUnit);
-        }
-        long newLength = layout.ciphertextLength(newSize);
-        if (ciphertext.size() > newLength) {
-            ciphertext.truncate(newLength);
-        }
+        assert !(rekey && retagUnit != null) : "a new file key rewrites every unit: nothing to re-tag";
         size = newSize;
         lastUnitIndex = recordedLastUnit;
     }
@@ -1084,22 +1091,28 @@ public final class OpenFile implements java.io.Closeable {
             this.oldLastUnit = oldLastUnit;
         }
 
-        /** Keeps units {@code [first, last]}, about to be rewritten; the batch kept before them is written, so it is dropped. */
-        void keep(long first, long last) throws IOException {
+        /**
+         * Keeps the stored bytes that a write of {@code writeLength} bytes over units {@code [first, last]}
+         * is about to overwrite; the batch kept before them is written, so it is dropped. Those are
+         * the old units' bytes, and, where a shrink gives the new last unit up to 15 bytes more
+         * extent (merged with the start of the next sector), the start of the old next unit too.
+         */
+        void keep(long first, long last, int writeLength) throws IOException {
             position = -1; // until this batch is all read: a failure meanwhile has nothing of it to put back
             long from = layout.storedUnitOffset(first);
-            int len = (int) (layout.storedUnitOffset(last) + layout.storedUnitLength(last, oldSize) - from);
+            long oldEnd = layout.storedUnitOffset(last) + layout.storedUnitLength(last, oldSize);
+            int len = (int) (Math.max(oldEnd, Math.min(from + writeLength, layout.ciphertextLength(oldSize))) - from);
             if (bytes == null || bytes.length < len) {
                 bytes = new byte[len];
                 largestInPlaceBackup = Math.max(largestInPlaceBackup, len);
             }
-            long fromDisk = last;
+            int diskLen = len;
             if (oldLastUnit != null && last == layout.unitCount(oldSize) - 1) {
+                // The range ends with the old last unit (nothing stored after it): its bytes are at hand.
                 System.arraycopy(oldLastUnit, 0, bytes, len - oldLastUnit.length, oldLastUnit.length);
-                fromDisk = last - 1;
+                diskLen = len - oldLastUnit.length;
             }
-            if (fromDisk >= first) {
-                int diskLen = (int) (layout.storedUnitOffset(fromDisk) + layout.storedUnitLength(fromDisk, oldSize) - from);
+            if (diskLen > 0) {
                 readFully(ByteBuffer.wrap(bytes, 0, diskLen), from);
             }
             length = len;
@@ -1144,7 +1157,7 @@ public final class OpenFile implements java.io.Closeable {
                 System.arraycopy(newHeader, 0, stored, 0, lead);
             }
             if (backup != null) {
-                backup.keep(batchStart, batchEnd);
+                backup.keep(batchStart, batchEnd, storedLen);
             }
             writeFully(ByteBuffer.wrap(stored, 0, lead + storedLen), lead > 0 ? 0 : layout.storedUnitOffset(batchStart));
         }

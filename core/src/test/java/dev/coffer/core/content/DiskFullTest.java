@@ -316,6 +316,71 @@ class DiskFullTest {
     }
 
     /**
+     * A shrinking truncate rewrites (or re-tags) the new last unit in place and then cuts the
+     * ciphertext. If the cut fails (EIO), the file must still be the old one: before, the new last
+     * unit, shorter than the old unit in its place (or under a new key, SIV_XTS below 16 bytes), was
+     * left inside the old length, so that unit failed authentication (SIV_XTS: read as garbage) and
+     * the bytes the truncate should have kept were lost with the old ones. Sizes: a cut inside a unit,
+     * at a unit boundary (a re-tag), one that merges the new last unit with 10 bytes of the next
+     * (its new extent reaches into the old next unit), and one below 16 bytes.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aShrinkingTruncateWhoseCutFailsLeavesTheFileAsItWas(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        long[][] cases = {{3 * 4096 + 100, 5000}, {3 * 4096 + 100, 8192}, {2 * 4096 + 100, 2 * 4096 + 10},
+                {3 * 4096 + 100, 10}};
+        for (long[] c : cases) {
+            Path file = tmp.resolve("cut-" + c[0] + "-" + c[1] + ".c9r");
+            byte[] old = new byte[(int) c[0]];
+            new Random(c[1]).nextBytes(old);
+            SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+            try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+                f.write(ByteBuffer.wrap(old), 0);
+                ch.setCutsFail(true);
+                assertThatThrownBy(() -> f.setSize(c[1])).as("%d -> %d", c[0], c[1])
+                        .hasMessageContaining("Input/output error");
+                assertThat(f.size()).isEqualTo(old.length);
+                assertThat(readAll(f)).as("%d -> %d", c[0], c[1]).isEqualTo(old);
+                ch.setCutsFail(false);
+            }
+            try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+                assertThat(f.size()).isEqualTo(old.length);
+                assertThat(readAll(f)).as("%d -> %d, opened again", c[0], c[1]).isEqualTo(old);
+            }
+        }
+    }
+
+    /**
+     * A shrink that merges the new last unit with the 10 bytes after its sector rewrites it 10 bytes
+     * longer than the old unit in its place, over the start of the old next unit. On a copy-on-write
+     * store that runs out of room in those 10 bytes, the old next unit's start must come back too.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aShrinkWhoseMergedLastUnitRunsIntoTheNextUnitOnAFullStoreLeavesTheFileAsItWas(boolean authenticated)
+            throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        SectorLayout layout = keys.layout();
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = new byte[2 * 4096 + 100];
+        new Random(5).nextBytes(old);
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setBudget(layout.storedUnitLength(1, 2 * 4096 + 100) + 5); // 5 of the 10 bytes past the old unit 1
+            ch.setBudgetAfterFailure(4 * 4096);
+            assertThatThrownBy(() -> f.setSize(2 * 4096 + 10)).hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+    }
+
+    /**
      * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
      * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
      * hold its first {@code newUnits} units new and the rest old, at the old size, read by this

@@ -129,6 +129,21 @@ final class SpaceLimitedChannel extends DelegatingChannel {
         return d.write(src, position);
     }
 
+    private volatile boolean cutsFail;
+
+    /** Whether a truncate that would shorten the file fails (EIO from a network store, say) and changes nothing. */
+    void setCutsFail(boolean cutsFail) {
+        this.cutsFail = cutsFail;
+    }
+
+    @Override public FileChannel truncate(long size) throws IOException {
+        if (cutsFail && size < d.size()) {
+            throw new IOException("Input/output error");
+        }
+        d.truncate(size);
+        return this;
+    }
+
     @Override public int write(ByteBuffer src) throws IOException { throw new UnsupportedOperationException(); }
     @Override public long write(ByteBuffer[] srcs, int offset, int length) { throw new UnsupportedOperationException(); }
     @Override public long transferFrom(ReadableByteChannel s, long p, long c) { throw new UnsupportedOperationException(); }
