@@ -183,11 +183,16 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(link);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        Located l = fs.resolver.existing(p, false);
-        if (l.isRoot() || l.entry().type() != EntryType.SYMLINK) {
-            throw new NotLinkException(p.toString());
+        try {
+            Located l = fs.resolver.existing(p, false);
+            if (l.isRoot() || l.entry().type() != EntryType.SYMLINK) {
+                throw new NotLinkException(p.toString());
+            }
+            return fs.getPath(fs.symlinks.read(l.entry(), l.display()));
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the lookup
+            throw e;
         }
-        return fs.getPath(fs.symlinks.read(l.entry(), l.display()));
     }
 
     @Override
@@ -259,7 +264,13 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferPath p = cast(path);
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
-        Located l = fs.resolver.existing(p, true);
+        Located l;
+        try {
+            l = fs.resolver.existing(p, true);
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the lookup
+            throw e;
+        }
         boolean write = Arrays.asList(modes).contains(AccessMode.WRITE);
         if (write && fs.isReadOnly()) {
             throw new java.nio.file.AccessDeniedException(p.toString(), null, "read-only vault");

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An open (also a listing, a stat) that races the file system's close (another thread locks the vault) fails as any call
+ * An open (also a listing, a stat, an access check, a symlink's read) that races the file system's close (another thread locks the vault) fails as any call
  * after the close does, with ClosedFileSystemException: not with the IllegalStateException of a key
  * the close destroyed meanwhile (the SIV key under a name's encryption, the content keys under a
  * file's header), which a frontend would take for a bug instead of a locked vault.
@@ -32,6 +32,7 @@ class OpenWhileClosingTest {
             Files.createDirectories(fs.getPath("/a/b/c"));
             Path existing = Files.writeString(fs.getPath("/a/b/c/f.txt"), "secret content");
             Files.writeString(fs.getPath("/a/b/c/tiny"), "x");
+            Path link = Files.createSymbolicLink(fs.getPath("/a/b/c/link"), fs.getPath("f.txt"));
             AtomicInteger opens = new AtomicInteger();
             List<FileChannel> opened = new CopyOnWriteArrayList<>();
             AtomicReference<Throwable> refused = new AtomicReference<>();
@@ -44,6 +45,8 @@ class OpenWhileClosingTest {
                             listing.forEach(entry -> { });
                         }
                         Files.readAttributes(existing, java.nio.file.attribute.BasicFileAttributes.class);
+                        fs.provider().checkAccess(existing);
+                        Files.readSymbolicLink(link);
                         Path p = switch (i % 3) {
                             case 0 -> existing;
                             case 1 -> fs.getPath("/a/b/c/tiny");
