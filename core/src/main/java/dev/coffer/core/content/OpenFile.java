@@ -400,13 +400,36 @@ public final class OpenFile implements java.io.Closeable {
      * Appends {@code srcs[offset .. offset + length)} at the end, one after the other, under one hold
      * of the file's lock, so no other append or write lands between them: a gathering write's record
      * stays contiguous, as writev(2) on an O_APPEND descriptor. Returns the position written at;
-     * refused as {@link #write(ByteBuffer, long, long)} says. A failure of a later buffer leaves the
-     * earlier ones appended (a short write), never another writer's bytes in between.
+     * refused as {@link #write(ByteBuffer, long, long)} says. Up to one batch (128 KiB, a record of a
+     * log) is joined and written as one write, so a failure (a full disk) leaves nothing of it, as
+     * for any write, and its partial last unit is rewritten once, not once per buffer. A larger one
+     * is appended buffer by buffer: a failure of a later buffer leaves the earlier ones appended (a
+     * short write), never another writer's bytes in between.
      */
     public long append(ByteBuffer[] srcs, int offset, int length, long failuresSeen) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + length; i++) {
+            total += srcs[i].remaining();
+        }
         lock.lock();
         try {
             long at = size;
+            if (total <= (long) BATCH * SectorLayout.SECTOR) {
+                byte[] joined = new byte[(int) total];
+                try {
+                    ByteBuffer into = ByteBuffer.wrap(joined);
+                    for (int i = offset; i < offset + length; i++) {
+                        into.put(srcs[i].duplicate());
+                    }
+                    write(into.flip(), at, failuresSeen);
+                } finally {
+                    Bytes.wipe(joined); // our copy of the caller's cleartext
+                }
+                for (int i = offset; i < offset + length; i++) {
+                    srcs[i].position(srcs[i].limit());
+                }
+                return at;
+            }
             for (int i = offset; i < offset + length; i++) {
                 if (srcs[i].hasRemaining()) { // an empty one would be a flush point (it drains)
                     write(srcs[i], size, failuresSeen);

@@ -381,6 +381,31 @@ class DiskFullTest {
     }
 
     /**
+     * A gathering append of a record (several buffers) that runs out of room leaves nothing of the
+     * record, as any failed write: a log's next record must not follow half of this one.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aGatheringAppendThatRunsOutOfRoomLeavesNothingOfItsRecord(boolean authenticated) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Path file = tmp.resolve("log.c9r");
+        byte[] old = filled(5000, 'o');
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setGrowthOnly(true);
+            ch.setBudget(6000); // the record's first 5000 bytes fit, its next 5000 do not
+            ByteBuffer[] record = {ByteBuffer.wrap(filled(5000, 'a')), ByteBuffer.wrap(filled(5000, 'b'))};
+            assertThatThrownBy(() -> f.append(record, 0, 2, Long.MAX_VALUE)).hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(readAll(f)).isEqualTo(old);
+        }
+    }
+
+    /**
      * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
      * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
      * hold its first {@code newUnits} units new and the rest old, at the old size, read by this
