@@ -22,8 +22,6 @@ import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
-import javafx.scene.input.Clipboard;
-import javafx.scene.input.ClipboardContent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -33,6 +31,7 @@ import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 import javafx.stage.Window;
+import javafx.util.Duration;
 
 /**
  * The create wizard's pages (name, location, passphrase with strength meter and content mode,
@@ -41,7 +40,9 @@ import javafx.stage.Window;
  * with a progress indicator.
  *
  * <p>Not responsible for the rules or the creation ({@link CreateVaultViewModel}). The recovery key
- * is only in the text area while the wizard is open; saving it writes where the person chose.
+ * is only in the word grid while its page is shown: leaving the page or closing the wizard empties
+ * the grid and takes the words off the clipboard, so no node of the scene keeps them; saving it
+ * writes where the person chose.
  */
 public final class CreateVaultWizard {
     private final CreateVaultViewModel vm;
@@ -61,6 +62,8 @@ public final class CreateVaultWizard {
     private final HBox strengthBar = new HBox();
     private final RecoveryKeyView recoveryWords = new RecoveryKeyView("wizard-recovery-key");
     private final CheckBox writtenDown;
+    /** One per wizard: Copy clicked again restarts its timer. */
+    private final SecretClipboard clipboard;
     /** What keeps Next disabled on the pages that need it: made once, bound while the page is shown. */
     private final BooleanBinding cannotCreate;
     private final BooleanBinding notWrittenDown;
@@ -72,7 +75,13 @@ public final class CreateVaultWizard {
     private final Map<Step, Node> pages = new EnumMap<>(Step.class);
 
     CreateVaultWizard(CreateVaultViewModel vm, Window owner, Theme theme) {
+        this(vm, owner, theme, SecretClipboard.DEFAULT_DELAY);
+    }
+
+    /** With the time the copied recovery key stays on the clipboard (tests shorten it). */
+    CreateVaultWizard(CreateVaultViewModel vm, Window owner, Theme theme, Duration clipboardDelay) {
         this.vm = vm;
+        this.clipboard = new SecretClipboard(clipboardDelay);
         this.m = vm.messages();
         passphrase = new PassphraseField(m, "wizard-passphrase");
         confirmation = new PassphraseField(m, "wizard-confirm");
@@ -106,6 +115,8 @@ public final class CreateVaultWizard {
         confirmation.edits().addListener((o, a, b) -> measure());
         stage.setOnShown(e -> focus(vm.step().get()));
         stage.setOnHidden(e -> {
+            clipboard.clear(); // the words, if still there, go with the wizard; so does its timer
+            recoveryWords.show("");
             vm.finish();
             passphrase.clear(); // clear, not take: take's copy would stay in memory unwiped
             confirmation.clear();
@@ -159,6 +170,8 @@ public final class CreateVaultWizard {
             case RECOVERY_KEY -> "create.finish";
             default -> "create.next";
         }));
+        // the words are in the grid only while their page is shown
+        recoveryWords.show(step == Step.RECOVERY_KEY ? vm.recoveryKey().get() : "");
         // unbind keeps the last value: a page without a binding must enable Next itself
         next.disableProperty().unbind();
         switch (step) {
@@ -167,10 +180,7 @@ public final class CreateVaultWizard {
                 measure(); // the name, one of the meter's context words, may have changed meanwhile
                 next.disableProperty().bind(cannotCreate);
             }
-            case RECOVERY_KEY -> {
-                recoveryWords.show(vm.recoveryKey().get());
-                next.disableProperty().bind(notWrittenDown);
-            }
+            case RECOVERY_KEY -> next.disableProperty().bind(notWrittenDown);
         }
         if (stage.isShowing()) {
             focus(step);
@@ -323,15 +333,9 @@ public final class CreateVaultWizard {
     private Node recoveryPage() {
         Button copy = Dialogs.button(m.get("create.recovery.copy"), "wizard-copy");
         copy.setOnAction(e -> {
-            ClipboardContent c = new ClipboardContent();
-            c.putString(vm.recoveryKey().get());
-            Clipboard.getSystemClipboard().setContent(c);
-            status.setText(m.get("create.recovery.copied"));
             // The words open the vault: they stay on the clipboard for a minute, and not after the wizard.
-            javafx.animation.PauseTransition later = new javafx.animation.PauseTransition(javafx.util.Duration.seconds(60));
-            later.setOnFinished(done -> clearClipboardIfRecoveryKey());
-            later.play();
-            stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, hidden -> clearClipboardIfRecoveryKey());
+            clipboard.copy(vm.recoveryKey().get());
+            status.setText(m.get("create.recovery.copied"));
         });
         Button save = Dialogs.button(m.get("create.recovery.save"), "wizard-save");
         save.setOnAction(e -> saveRecoveryKey());
@@ -367,15 +371,12 @@ public final class CreateVaultWizard {
         page.setStyle("-fx-padding: 24; -fx-background-color: white;");
         page.setPrefWidth(480);
         status.setText(job.printPage(page) && job.endJob() ? m.get("create.recovery.printed") : m.get("create.recovery.noPrinter"));
+        words.show(""); // printed: the page's labels need not keep the words
     }
 
-    /** Empties the clipboard if it still holds the recovery key (something copied since stays). */
-    private void clearClipboardIfRecoveryKey() {
-        Clipboard clipboard = Clipboard.getSystemClipboard();
-        String key = vm.recoveryKey().get();
-        if (key != null && clipboard.hasString() && key.equals(clipboard.getString())) {
-            clipboard.clear();
-        }
+    /** The clipboard the recovery key is copied to (for tests: one pending clear however often Copy is clicked). */
+    SecretClipboard recoveryClipboard() {
+        return clipboard;
     }
 
     private void saveRecoveryKey() {

@@ -1,5 +1,7 @@
 package dev.coffer.app.ui;
 
+import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
@@ -9,7 +11,7 @@ import javafx.scene.layout.Priority;
  * Shows the 48 recovery words as a numbered grid (four columns of twelve), easier to copy onto paper
  * without losing one's place than a block of text.
  *
- * <p>Not responsible for where the words come from or for copying them.
+ * <p>Not responsible for where the words come from, for copying them or for when they go ({@code show("")}).
  */
 final class RecoveryKeyView extends GridPane {
     private static final int COLUMNS = 4;
@@ -27,8 +29,19 @@ final class RecoveryKeyView extends GridPane {
         }
     }
 
-    /** Replaces the words shown (whitespace-separated; empty shows nothing). */
+    /**
+     * Replaces the words shown (whitespace-separated; empty shows nothing). The old labels are
+     * emptied before they go: whatever still refers to a removed label (focus, accessibility, a
+     * skin) then holds no word.
+     */
     void show(String words) {
+        for (Node cell : getChildren()) {
+            for (Node part : ((Parent) cell).getChildrenUnmodifiable()) {
+                if (part instanceof Label label) {
+                    label.setText("");
+                }
+            }
+        }
         getChildren().clear();
         String[] w = words.isBlank() ? new String[0] : words.strip().split("\\s+");
         int rows = (w.length + COLUMNS - 1) / COLUMNS;

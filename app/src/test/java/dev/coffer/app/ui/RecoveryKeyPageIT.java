@@ -1,0 +1,181 @@
+package dev.coffer.app.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.coffer.app.ui.CreateVaultViewModel.Step;
+import dev.coffer.app.vaults.TestVaults;
+import dev.coffer.app.vaults.Theme;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.DataFormat;
+import javafx.scene.text.Text;
+import javafx.util.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/**
+ * The create wizard's recovery key page (TestFX, Monocle headless), with the time the copied words
+ * stay on the clipboard shortened to {@link #DELAY_SECONDS}: Copy clicked again restarts the one
+ * pending clear (it used to add a timer and a close handler per click), the words leave the
+ * clipboard after the delay and when the wizard closes, unless something else was copied since,
+ * and no node of the closed wizard still shows them.
+ */
+class RecoveryKeyPageIT {
+    private static final String PASSPHRASE = "vinegar telescope umbrella";
+    private static final int DELAY_SECONDS = 5;
+
+    @TempDir
+    Path tmp;
+
+    private final FxRobot robot = new FxRobot();
+    private final FxBackground background = new FxBackground();
+    private TestVaults t;
+    private CreateVaultWizard wizard;
+    private CreateVaultViewModel vm;
+    private String key;
+
+    @BeforeEach
+    void openAtTheRecoveryKeyPage() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        t = new TestVaults(tmp);
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        vm = new CreateVaultViewModel(t.service, background, Messages.of(Locale.ENGLISH), home);
+        wizard = Fx.call(() -> new CreateVaultWizard(vm, null, Theme.LIGHT, Duration.seconds(DELAY_SECONDS)));
+        Fx.run(wizard::show);
+        Fx.run(() -> {
+            vm.name().set("Taxes");
+            vm.location().set(tmp.toString());
+            vm.next();
+            vm.next();
+            vm.create(PASSPHRASE.toCharArray(), PASSPHRASE.toCharArray());
+        });
+        Fx.await("the recovery key page", 60, () -> vm.step().get() == Step.RECOVERY_KEY);
+        key = Fx.call(() -> vm.recoveryKey().get());
+        assertThat(key.split("\\s+")).hasSize(48);
+        Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "before")));
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        FxToolkit.cleanupStages();
+        background.close();
+        t.service.lockAll(true);
+    }
+
+    private static String clipboardText() throws Exception {
+        return Fx.call(() -> Clipboard.getSystemClipboard().hasString() ? Clipboard.getSystemClipboard().getString() : null);
+    }
+
+    private boolean pending() throws Exception {
+        return Fx.call(() -> wizard.recoveryClipboard().pending());
+    }
+
+    /** {@code condition} evaluated on the FX thread, for {@link Fx#await}. */
+    private static boolean onFx(java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            return Fx.call(condition);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private void finish() {
+        robot.clickOn("#wizard-written-down");
+        robot.clickOn("#wizard-next");
+        Fx.await("the wizard to close", 10, () -> !wizard.stage().isShowing());
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+        }
+    }
+
+    @Test
+    void copyClickedAgainRestartsTheOnePendingClear() throws Exception {
+        robot.clickOn("#wizard-copy");
+        long firstCopied = System.nanoTime(); // its clear was due DELAY_SECONDS after this at the latest
+        assertThat(clipboardText()).isEqualTo(key);
+        assertThat(pending()).isTrue();
+        sleepUntil(firstCopied + 2_500_000_000L);
+        for (int i = 0; i < 4; i++) {
+            robot.clickOn("#wizard-copy"); // each restarts the clear: due DELAY_SECONDS after firstCopied + 2.5 s at the earliest
+        }
+        assertThat(pending()).isTrue();
+        sleepUntil(firstCopied + (DELAY_SECONDS * 1_000_000_000L) + 800_000_000L);
+        assertThat(clipboardText()).as("the words after the first copy's delay, copied again since").isEqualTo(key);
+        assertThat(pending()).isTrue();
+
+        Fx.await("the words off the clipboard", 2 * DELAY_SECONDS, () -> !onFx(() -> key.equals(clipboardText())));
+        assertThat(clipboardText()).isNull();
+        assertThat(pending()).isFalse();
+        assertThat(Fx.call(() -> wizard.recoveryClipboard().holdsSecret())).isFalse();
+    }
+
+    @Test
+    void closingTheWizardTakesTheWordsOffTheClipboardAndStopsTheClear() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            robot.clickOn("#wizard-copy");
+        }
+        assertThat(clipboardText()).isEqualTo(key);
+        Fx.run(wizard.stage()::close); // the window's close button: the page has no Cancel
+        assertThat(clipboardText()).isNull();
+        assertThat(pending()).as("a clear still pending after the wizard closed").isFalse();
+        assertThat(Fx.call(() -> wizard.recoveryClipboard().holdsSecret())).isFalse();
+    }
+
+    @Test
+    void somethingCopiedSinceStaysOnTheClipboard() throws Exception {
+        robot.clickOn("#wizard-copy");
+        robot.clickOn("#wizard-copy");
+        Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "copied since")));
+        Fx.await("the clear to run", 2 * DELAY_SECONDS, () -> !onFx(() -> wizard.recoveryClipboard().pending()));
+        assertThat(clipboardText()).isEqualTo("copied since");
+        finish();
+        assertThat(clipboardText()).isEqualTo("copied since");
+    }
+
+    @Test
+    void noNodeOfTheFinishedWizardShowsTheWords() throws Exception {
+        Set<String> words = new java.util.HashSet<>(List.of(key.split("\\s+")));
+        Parent root = wizard.stage().getScene().getRoot();
+        assertThat(Fx.call(() -> textsShown(root))).as("the words on their page").containsAll(words);
+        finish();
+        List<String> shown = Fx.call(() -> textsShown(root));
+        assertThat(shown).doesNotContainAnyElementsOf(words);
+        assertThat(shown).noneMatch(s -> s.contains(key));
+    }
+
+    /** The text of every labelled control, text node and text input under {@code node}, stripped. */
+    private static List<String> textsShown(Node node) {
+        List<String> texts = new ArrayList<>();
+        if (node instanceof Labeled l && l.getText() != null) {
+            texts.add(l.getText().strip());
+        }
+        if (node instanceof Text x && x.getText() != null) {
+            texts.add(x.getText().strip());
+        }
+        if (node instanceof TextInputControl i && i.getText() != null) {
+            texts.add(i.getText().strip());
+        }
+        if (node instanceof Parent p) {
+            p.getChildrenUnmodifiable().forEach(c -> texts.addAll(textsShown(c)));
+        }
+        return texts;
+    }
+}
