@@ -36,6 +36,8 @@ public final class VaultOptionsDialog {
     private final Stage stage;
     private final TabPane tabs = new TabPane();
     private final Theme theme;
+    /** The recovery words typed to reset the passphrase: as secret as the key, emptied when the dialog closes. */
+    private final TextArea resetWords = new TextArea();
 
     VaultOptionsDialog(VaultOptionsViewModel vm, Window owner, Theme theme) {
         this.vm = vm;
@@ -61,7 +63,10 @@ public final class VaultOptionsDialog {
         stage = Dialogs.modal(owner, m.get("options.title", vm.vault().settings().name()), root, theme);
         save.setOnAction(e -> vm.save());
         close.setOnAction(e -> stage.close());
-        stage.setOnHidden(e -> vm.close());
+        stage.setOnHidden(e -> {
+            resetWords.clear(); // also drops the area's undo history, which holds what was typed
+            vm.close();
+        });
     }
 
     public Stage stage() {
@@ -169,18 +174,17 @@ public final class VaultOptionsDialog {
         key.show(vm.recoveryKey().get());
         vm.recoveryKey().addListener((o, a, b) -> key.show(b));
 
-        TextArea words = new TextArea();
-        words.setId("options-reset-words");
-        words.setPromptText(m.get("options.reset.words"));
-        words.setPrefRowCount(3);
-        words.setWrapText(true);
+        resetWords.setId("options-reset-words");
+        resetWords.setPromptText(m.get("options.reset.words"));
+        resetWords.setPrefRowCount(3);
+        resetWords.setWrapText(true);
         PassphraseField resetNew = new PassphraseField(m, "options-reset-new");
         PassphraseField resetAgain = new PassphraseField(m, "options-reset-again");
         Button reset = Dialogs.button(m.get("options.reset"), "options-reset");
         reset.disableProperty().bind(vm.busy());
         reset.setOnAction(e -> {
-            vm.resetPassphrase(words.getText(), resetNew.take(), resetAgain.take());
-            words.clear();
+            vm.resetPassphrase(resetWords.getText(), resetNew.take(), resetAgain.take());
+            resetWords.clear();
         });
         GridPane resetGrid = grid();
         resetGrid.addRow(0, label("options.new"), resetNew);
@@ -189,7 +193,7 @@ public final class VaultOptionsDialog {
 
         Label unlockHint = Dialogs.wrapping(m.get("options.current"), "muted");
         VBox box = new VBox(12, unlockHint, new HBox(8, forKey, show), key, new Separator(), heading("options.reset.heading"),
-                words, resetGrid);
+                resetWords, resetGrid);
         box.setAlignment(Pos.TOP_LEFT);
         return box;
     }

@@ -4,16 +4,26 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TextInputControl;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
+import javafx.scene.text.Text;
 import javax.imageio.ImageIO;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Helpers for the GUI tests: run on the FX thread and wait, wait for a condition, snapshot a scene to PNG. */
+/**
+ * Helpers for the GUI tests: run on the FX thread and wait, wait for a condition, collect the texts a
+ * scene shows, snapshot a scene to PNG.
+ */
 final class Fx {
     private Fx() {}
 
@@ -38,6 +48,24 @@ final class Fx {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("timed out after " + seconds + " s waiting for: " + what, e);
         }
+    }
+
+    /** The text of every labelled control, text node and text input under {@code node}, stripped; on the FX thread. */
+    static List<String> textsShown(Node node) {
+        List<String> texts = new ArrayList<>();
+        if (node instanceof Labeled l && l.getText() != null) {
+            texts.add(l.getText().strip());
+        }
+        if (node instanceof Text x && x.getText() != null) {
+            texts.add(x.getText().strip());
+        }
+        if (node instanceof TextInputControl i && i.getText() != null) {
+            texts.add(i.getText().strip());
+        }
+        if (node instanceof Parent p) {
+            p.getChildrenUnmodifiable().forEach(c -> texts.addAll(textsShown(c)));
+        }
+        return texts;
     }
 
     /** Renders {@code scene} and writes it as a PNG. */

@@ -7,18 +7,13 @@ import dev.coffer.app.vaults.TestVaults;
 import dev.coffer.app.vaults.Theme;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import javafx.scene.Node;
 import javafx.scene.Parent;
-import javafx.scene.control.Labeled;
-import javafx.scene.control.TextInputControl;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.DataFormat;
-import javafx.scene.text.Text;
 import javafx.util.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -154,28 +149,10 @@ class RecoveryKeyPageIT {
     void noNodeOfTheFinishedWizardShowsTheWords() throws Exception {
         Set<String> words = new java.util.HashSet<>(List.of(key.split("\\s+")));
         Parent root = wizard.stage().getScene().getRoot();
-        assertThat(Fx.call(() -> textsShown(root))).as("the words on their page").containsAll(words);
+        assertThat(Fx.call(() -> Fx.textsShown(root))).as("the words on their page").containsAll(words);
         finish();
-        List<String> shown = Fx.call(() -> textsShown(root));
+        List<String> shown = Fx.call(() -> Fx.textsShown(root));
         assertThat(shown).doesNotContainAnyElementsOf(words);
         assertThat(shown).noneMatch(s -> s.contains(key));
-    }
-
-    /** The text of every labelled control, text node and text input under {@code node}, stripped. */
-    private static List<String> textsShown(Node node) {
-        List<String> texts = new ArrayList<>();
-        if (node instanceof Labeled l && l.getText() != null) {
-            texts.add(l.getText().strip());
-        }
-        if (node instanceof Text x && x.getText() != null) {
-            texts.add(x.getText().strip());
-        }
-        if (node instanceof TextInputControl i && i.getText() != null) {
-            texts.add(i.getText().strip());
-        }
-        if (node instanceof Parent p) {
-            p.getChildrenUnmodifiable().forEach(c -> texts.addAll(textsShown(c)));
-        }
-        return texts;
     }
 }
