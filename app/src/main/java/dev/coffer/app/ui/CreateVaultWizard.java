@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -387,7 +388,13 @@ public final class CreateVaultWizard {
             return;
         }
         try {
-            OwnerOnlyFiles.write(f.toPath(), (vm.recoveryKey().get() + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+            // bytes, not a String joined with the line break: the bytes are zeroed once written
+            byte[] words = vm.recoveryKey().get().getBytes(StandardCharsets.UTF_8);
+            byte[] newline = System.lineSeparator().getBytes(StandardCharsets.UTF_8);
+            byte[] content = Arrays.copyOf(words, words.length + newline.length);
+            System.arraycopy(newline, 0, content, words.length, newline.length);
+            Arrays.fill(words, (byte) 0);
+            OwnerOnlyFiles.write(f.toPath(), content);
             status.setText(m.get("create.recovery.saved", f.getName()));
         } catch (IOException e) {
             status.setText(m.problem(e));

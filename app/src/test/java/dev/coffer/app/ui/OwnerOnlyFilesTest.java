@@ -1,7 +1,9 @@
 package dev.coffer.app.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +12,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The saved recovery key is readable by its owner only, also when it replaces a file that was not. */
+/**
+ * The saved recovery key is readable by its owner only, also when it replaces a file that was not;
+ * the bytes handed over are zeroed once written, and when the write fails.
+ */
 class OwnerOnlyFilesTest {
     @TempDir
     Path tmp;
@@ -30,5 +35,19 @@ class OwnerOnlyFilesTest {
         try (Stream<Path> left = Files.list(tmp)) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("recovery key.txt", "old.txt");
         }
+    }
+
+    @Test
+    void theBytesHandedOverAreZeroedOnceWrittenAndWhenTheWriteFails() throws Exception {
+        byte[] content = "abandon ability able".getBytes(StandardCharsets.UTF_8);
+        Path saved = tmp.resolve("recovery key.txt");
+        OwnerOnlyFiles.write(saved, content);
+        assertThat(Files.readString(saved)).isEqualTo("abandon ability able");
+        assertThat(content).containsOnly((byte) 0);
+
+        byte[] unsaved = "abandon ability able".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> OwnerOnlyFiles.write(tmp.resolve("no such folder").resolve("key.txt"), unsaved))
+                .isInstanceOf(IOException.class);
+        assertThat(unsaved).containsOnly((byte) 0);
     }
 }
