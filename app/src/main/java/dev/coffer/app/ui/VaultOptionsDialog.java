@@ -43,9 +43,15 @@ public final class VaultOptionsDialog {
         this.vm = vm;
         this.theme = theme;
         this.m = vm.messages();
+        Tab recoveryTab = tab(m.get("options.recovery.heading"), recovery());
+        // the words are on screen only while their tab is: leaving it forgets them (the passphrase shows them again)
+        recoveryTab.selectedProperty().addListener((o, was, selected) -> {
+            if (!selected) {
+                vm.forgetRecoveryKey();
+            }
+        });
         tabs.getTabs().addAll(tab(m.get("options.general"), general()), tab(m.get("options.mount"), drive()),
-                tab(m.get("options.security"), passphrase()), tab(m.get("options.recovery.heading"), recovery()),
-                tab(m.get("options.health"), health()));
+                tab(m.get("options.security"), passphrase()), recoveryTab, tab(m.get("options.health"), health()));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         Label status = Dialogs.wrapping("", "small");
         status.setId("options-status");

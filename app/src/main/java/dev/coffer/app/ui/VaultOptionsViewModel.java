@@ -44,6 +44,8 @@ public final class VaultOptionsViewModel {
     private final StringProperty status = new SimpleStringProperty("");
     private final BooleanProperty failed = new SimpleBooleanProperty();
     private final StringProperty recoveryKey = new SimpleStringProperty("");
+    /** Counts requests to show the key and forgets of it: words arriving for an older request are dropped. */
+    private int recoveryKeyRequests;
     private final PassphraseStore keyring;
     private final StringProperty healthReport = new SimpleStringProperty("");
     private final BooleanProperty remembered = new SimpleBooleanProperty();
@@ -80,7 +82,7 @@ public final class VaultOptionsViewModel {
     public StringProperty status() { return status; }
     /** True if {@link #status()} reports a failure. */
     public BooleanProperty failed() { return failed; }
-    /** The recovery key after {@link #showRecoveryKey}; cleared when the dialog closes. */
+    /** The recovery key after {@link #showRecoveryKey}; cleared by {@link #forgetRecoveryKey} and {@link #close}. */
     public StringProperty recoveryKey() { return recoveryKey; }
 
     /** The default mount point shown as the prompt when none is set. */
@@ -129,9 +131,12 @@ public final class VaultOptionsViewModel {
 
     public void showRecoveryKey(char[] passphrase) {
         busy.set(true);
+        int request = ++recoveryKeyRequests;
         background.run(() -> VaultKeys.recoveryKey(vault, passphrase), words -> {
             busy.set(false);
-            recoveryKey.set(CreateVaultViewModel.format(words));
+            if (request == recoveryKeyRequests) { // not forgotten meanwhile (its tab left, the dialog closed)
+                recoveryKey.set(CreateVaultViewModel.format(words));
+            }
             report("", false);
         }, failure -> {
             busy.set(false);
@@ -278,9 +283,15 @@ public final class VaultOptionsViewModel {
         return text.toString();
     }
 
-    /** Forgets the recovery key shown (the dialog is closing). */
-    public void close() {
+    /** Forgets the recovery key shown, and one still being read (its tab is left). */
+    public void forgetRecoveryKey() {
+        recoveryKeyRequests++;
         recoveryKey.set("");
+    }
+
+    /** Forgets the recovery key shown or being read (the dialog is closing). */
+    public void close() {
+        forgetRecoveryKey();
     }
 
     private void work(java.util.concurrent.Callable<String> job) {

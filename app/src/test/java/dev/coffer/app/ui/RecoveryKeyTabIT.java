@@ -35,13 +35,14 @@ class RecoveryKeyTabIT {
     private TestVaults t;
     private CreatedVault created;
     private VaultOptionsDialog dialog;
+    private VaultOptionsViewModel vm;
 
     @BeforeEach
     void openTheRecoveryKeyTab() throws Exception {
         FxToolkit.registerPrimaryStage();
         t = new TestVaults(tmp);
         created = t.create("Taxes");
-        VaultOptionsViewModel vm = new VaultOptionsViewModel(created.vault(), t.service, background,
+        vm = new VaultOptionsViewModel(created.vault(), t.service, background,
                 Messages.of(Locale.ENGLISH), PassphraseStore.unavailable("none in tests"));
         dialog = Fx.call(() -> new VaultOptionsDialog(vm, null, Theme.LIGHT));
         Fx.run(dialog::show);
@@ -76,5 +77,21 @@ class RecoveryKeyTabIT {
         assertThat(shown).doesNotContainAnyElementsOf(words);
         assertThat(shown).noneMatch(s -> s.contains(sixWords));
         assertThat(Fx.call(typed::isUndoable)).as("what was typed, still in the undo history").isFalse();
+    }
+
+    @Test
+    void leavingTheTabForgetsTheWordsShown() throws Exception {
+        Set<String> words = new HashSet<>(created.recoveryWords());
+        robot.clickOn("#options-recovery-passphrase").write(TestVaults.PASSPHRASE);
+        robot.clickOn("#options-show-recovery");
+        Fx.await("the 48 words", 60,
+                () -> robot.from(robot.lookup("#options-recovery-key").<Node>query()).lookup(".word").queryAll().size() == 48);
+        Parent root = dialog.stage().getScene().getRoot();
+        robot.clickOn("General");
+        assertThat(Fx.call(() -> Fx.textsShown(root))).doesNotContainAnyElementsOf(words);
+        assertThat(Fx.call(() -> vm.recoveryKey().get())).isEmpty();
+        robot.clickOn("Recovery key");
+        assertThat(robot.from(robot.lookup("#options-recovery-key").<Node>query()).lookup(".word").queryAll())
+                .as("the words, asked for again only with the passphrase").isEmpty();
     }
 }

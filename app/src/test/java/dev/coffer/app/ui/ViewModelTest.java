@@ -280,6 +280,30 @@ class ViewModelTest {
     }
 
     @Test
+    void aRecoveryKeyReadAfterItsTabWasLeftOrTheOptionsClosedIsDropped() throws Exception {
+        var c = t.create("Taxes");
+        HeldBackground held = new HeldBackground();
+        VaultOptionsViewModel o = new VaultOptionsViewModel(c.vault(), t.service, held, en, keyring);
+        String shown = CreateVaultViewModel.format(c.recoveryWords());
+        o.showRecoveryKey(TestVaults.PASSPHRASE.toCharArray());
+        o.forgetRecoveryKey(); // the tab left while the key was being read
+        assertThat(held.release()).isEqualTo(1);
+        assertThat(o.recoveryKey().get()).isEmpty();
+        assertThat(o.busy().get()).isFalse();
+
+        o.showRecoveryKey(TestVaults.PASSPHRASE.toCharArray());
+        o.close();
+        held.release();
+        assertThat(o.recoveryKey().get()).isEmpty();
+
+        o.showRecoveryKey(TestVaults.PASSPHRASE.toCharArray());
+        held.release();
+        assertThat(o.recoveryKey().get()).as("asked again and not forgotten").isEqualTo(shown);
+        o.forgetRecoveryKey();
+        assertThat(o.recoveryKey().get()).isEmpty();
+    }
+
+    @Test
     void optionsChangePassphraseShowRecoveryKeyAndReset() throws Exception {
         var c = t.create("Taxes");
         VaultOptionsViewModel o = new VaultOptionsViewModel(c.vault(), t.service, background, en, keyring);
