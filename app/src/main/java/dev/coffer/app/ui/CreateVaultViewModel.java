@@ -52,6 +52,8 @@ public final class CreateVaultViewModel {
     private final StringProperty recoveryKey = new SimpleStringProperty("");
     private final BooleanProperty recoveryKeyWrittenDown = new SimpleBooleanProperty();
     private final ObjectProperty<ManagedVault> created = new SimpleObjectProperty<>();
+    /** Set by {@link #finish}: the wizard is gone, so words arriving now would be held for no one. */
+    private boolean finished;
 
     public CreateVaultViewModel(VaultService service, Background background, Messages messages, Path home) {
         this.service = service;
@@ -185,7 +187,9 @@ public final class CreateVaultViewModel {
         background.run(() -> service.create(parent, vaultName, passphrase, mode), (CreatedVault c) -> {
             busy.set(false);
             created.set(c.vault());
-            recoveryKey.set(format(c.recoveryWords()));
+            if (!finished) {
+                recoveryKey.set(format(c.recoveryWords()));
+            }
             step.set(Step.RECOVERY_KEY);
         }, failure -> {
             busy.set(false);
@@ -208,8 +212,9 @@ public final class CreateVaultViewModel {
         return step.get() == Step.RECOVERY_KEY && recoveryKeyWrittenDown.get();
     }
 
-    /** Forgets the recovery key once the wizard closes. */
+    /** Forgets the recovery key once the wizard closes, and one of a creation still running. */
     public void finish() {
+        finished = true;
         recoveryKey.set("");
     }
 }

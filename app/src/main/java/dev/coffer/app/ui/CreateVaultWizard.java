@@ -115,6 +115,13 @@ public final class CreateVaultWizard {
         passphrase.edits().addListener((o, a, b) -> measure());
         confirmation.edits().addListener((o, a, b) -> measure());
         stage.setOnShown(e -> focus(vm.step().get()));
+        // as Cancel, the window's close button waits for the creation: closed meanwhile, the new vault's
+        // recovery key would never be shown, and would fill the labels of a closed window
+        stage.setOnCloseRequest(e -> {
+            if (vm.busy().get()) {
+                e.consume();
+            }
+        });
         stage.setOnHidden(e -> {
             clipboard.clear(); // the words, if still there, go with the wizard; so does its timer
             recoveryWords.show("");

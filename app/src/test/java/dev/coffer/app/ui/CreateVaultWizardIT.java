@@ -18,6 +18,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.input.KeyCode;
+import javafx.stage.WindowEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ import org.testfx.api.FxToolkit;
  * The create wizard driven back and forth between its pages (TestFX, Monocle headless): a page the
  * person left and came back to is the same page, with what was chosen on it, and nothing of a page
  * no longer shown keeps reacting to what is typed; Next works again on the page gone back to; both
- * passphrases are wiped when the wizard closes.
+ * passphrases are wiped when the wizard closes; the window's close button waits for the creation.
  */
 class CreateVaultWizardIT {
     private static final String PASSPHRASE = "vinegar telescope umbrella";
@@ -187,5 +188,29 @@ class CreateVaultWizardIT {
         robot.clickOn("#wizard-next");
         Fx.await("the wizard to close", 10, () -> !wizard.stage().isShowing());
         assertThat(vm.created().get()).isNotNull();
+    }
+
+    @Test
+    void theWindowsCloseButtonWaitsForTheCreation() throws Exception {
+        HeldBackground held = new HeldBackground();
+        CreateVaultViewModel creating = new CreateVaultViewModel(t.service, held, Messages.of(Locale.ENGLISH), tmp.resolve("home"));
+        CreateVaultWizard w = Fx.call(() -> new CreateVaultWizard(creating, null, Theme.LIGHT));
+        Fx.run(w::show);
+        Fx.run(() -> {
+            creating.name().set("Held");
+            creating.location().set(tmp.toString());
+            creating.next();
+            creating.next();
+            creating.create(PASSPHRASE.toCharArray(), PASSPHRASE.toCharArray());
+        });
+        assertThat(Fx.call(() -> creating.busy().get())).as("creating").isTrue();
+        Fx.run(() -> w.stage().fireEvent(new WindowEvent(w.stage(), WindowEvent.WINDOW_CLOSE_REQUEST)));
+        assertThat(Fx.call(() -> w.stage().isShowing())).as("closed while the vault was being created").isTrue();
+
+        Fx.run(held::release);
+        Fx.await("the recovery key page", 10, () -> creating.step().get() == Step.RECOVERY_KEY);
+        assertThat(robot.from(w.stage().getScene().getRoot()).lookup(".word").queryAll()).hasSize(48);
+        Fx.run(() -> w.stage().fireEvent(new WindowEvent(w.stage(), WindowEvent.WINDOW_CLOSE_REQUEST)));
+        assertThat(Fx.call(() -> w.stage().isShowing())).as("closes once created").isFalse();
     }
 }

@@ -280,6 +280,21 @@ class ViewModelTest {
     }
 
     @Test
+    void aWizardClosedWhileCreatingKeepsNoRecoveryKey() throws Exception {
+        HeldBackground held = new HeldBackground();
+        CreateVaultViewModel w = new CreateVaultViewModel(t.service, held, en, home);
+        w.name().set("Taxes");
+        w.location().set(home.toString());
+        w.next();
+        w.next();
+        w.create("vinegar telescope umbrella orbit".toCharArray(), "vinegar telescope umbrella orbit".toCharArray());
+        w.finish(); // the wizard closed while the vault was being created
+        assertThat(held.release()).isEqualTo(1);
+        assertThat(w.created().get()).as("the vault, created all the same").isNotNull();
+        assertThat(w.recoveryKey().get()).isEmpty();
+    }
+
+    @Test
     void aRecoveryKeyReadAfterItsTabWasLeftOrTheOptionsClosedIsDropped() throws Exception {
         var c = t.create("Taxes");
         HeldBackground held = new HeldBackground();
