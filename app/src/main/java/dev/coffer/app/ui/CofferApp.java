@@ -200,6 +200,14 @@ public final class CofferApp extends Application {
 
     @Override
     public void stop() throws IOException {
+        // Quitting (Platform.exit) does not hide the dialogs still open before this runs, so their
+        // handlers for being hidden did not run: the passphrase fields kept their arrays, the wizard
+        // its recovery words on the clipboard. Hidden here, they let go of them.
+        for (javafx.stage.Window w : List.copyOf(javafx.stage.Window.getWindows())) {
+            if (w != gui.stage()) {
+                w.hide();
+            }
+        }
         service.lockAll(true); // never leave a drive mounted behind a closed app
         tray.ifPresent(Tray::remove);
         if (timer != null) {

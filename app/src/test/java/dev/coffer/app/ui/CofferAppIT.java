@@ -7,6 +7,7 @@ import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.TestVaults;
 import java.nio.file.Path;
 import java.util.List;
+import javafx.scene.input.Clipboard;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,9 @@ import org.testfx.api.FxToolkit;
 /**
  * The application's lifecycle as a launch runs it: settings from the config folder, "unlock at
  * startup" opening its dialog, the single-instance socket taking a second launch's vault path
- * (added to the list, its unlock dialog opened), and stop() releasing the socket. Headless, so
- * there is no tray: the no-tray path is the one taken.
+ * (added to the list, its unlock dialog opened), and stop() releasing the socket and hiding the
+ * dialogs still open, so they let go of their secrets. Headless, so there is no tray: the no-tray
+ * path is the one taken.
  */
 class CofferAppIT {
     @TempDir
@@ -57,6 +59,42 @@ class CofferAppIT {
         }
         assertThat(config.resolve(SingleInstance.SOCKET_NAME)).doesNotExist();
         assertThat(new TestVaults(tmp).open().vaults()).hasSize(3); // the forwarded vault was saved
+    }
+
+    @Test
+    void quittingWithTheWizardOpenTakesTheRecoveryWordsOffTheClipboardAndTheScreen() throws Exception {
+        new TestVaults(tmp); // an empty list in tmp/config
+        CofferApp.prepare(tmp.resolve("config"), null);
+        Stage stage = FxToolkit.registerPrimaryStage();
+        CofferApp app = (CofferApp) FxToolkit.setupApplication(CofferApp.class);
+        CreateVaultWizard wizard;
+        String key;
+        try {
+            Fx.await("the main window", 10, () -> stage.isShowing() && robot.lookup("#vault-list").tryQuery().isPresent());
+            wizard = Fx.call(() -> app.gui().openCreate());
+            CreateVaultViewModel vm = wizard.viewModel();
+            Fx.run(() -> {
+                vm.name().set("Taxes");
+                vm.location().set(tmp.toString());
+                vm.next();
+                vm.next();
+                vm.create("vinegar telescope umbrella".toCharArray(), "vinegar telescope umbrella".toCharArray());
+            });
+            Fx.await("the recovery key page", 60, () -> vm.step().get() == CreateVaultViewModel.Step.RECOVERY_KEY);
+            key = Fx.call(() -> vm.recoveryKey().get());
+            robot.clickOn("#wizard-copy");
+            assertThat(Fx.call(() -> Clipboard.getSystemClipboard().getString())).isEqualTo(key);
+        } finally {
+            FxToolkit.cleanupApplication(app); // stop(), as after "Lock all and quit"
+        }
+        try {
+            assertThat(Fx.call(() -> Clipboard.getSystemClipboard().hasString())).as("the words on the clipboard").isFalse();
+            assertThat(Fx.call(() -> wizard.stage().isShowing())).isFalse();
+            javafx.scene.Parent root = wizard.stage().getScene().getRoot();
+            assertThat(Fx.call(() -> Fx.textsShown(root))).doesNotContainAnyElementsOf(List.of(key.split("\\s+")));
+        } finally {
+            FxToolkit.cleanupStages();
+        }
     }
 
     /** The vault names of the open unlock dialogs. */
