@@ -22,9 +22,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The registry of open files, keyed by ciphertext payload path: one {@link OpenFile} per file, shared
- * by all its channels and closed with the last one. Follows renames so that later opens of the new
- * path find the same object. Thread-safe (one monitor; each call is short).
+ * The registry of open files, keyed by ciphertext payload path and by file key (inode): one
+ * {@link OpenFile} per file, shared by all its channels and closed with the last one. Follows renames
+ * so that later opens of the new path find the same object. Thread-safe (one monitor; each call is short).
+ *
+ * <p>A sync client may also rename an open ciphertext file (a rename on another device, or its own
+ * {@code X (conflicted copy).c9r}). An open of the new name finds no open file at its path, but the
+ * file key its open reads anyway finds the open file of the same inode, which it joins (re-indexed
+ * under the new path): two open files on one inode, each with its own size, last unit and header,
+ * would overwrite each other's units and tags. A live handle's inode cannot be reused: its channel
+ * holds it.
  *
  * <p>A sync client may replace or delete a ciphertext file while it is open here. Each open file
  * remembers the identity of the ciphertext file it has ({@link BasicFileAttributes#fileKey()}, the
@@ -37,6 +44,8 @@ import java.util.Set;
 final class OpenFiles {
     private final ContentKeys keys;
     private final Map<Path, Handle> byPath = new HashMap<>();
+    /** The same handles by file key (those with one), also while a foreign rename or delete left their path. */
+    private final Map<Object, Handle> byKey = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
     /** Set by {@link #closeAll}: from then on nothing opens or registers, so no channel outlives the keys. */
     private boolean closed;
@@ -86,11 +95,17 @@ final class OpenFiles {
         }
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
+            Object fileKey = keyOfOpened(ch, ciphertextPath); // before the file takes a keyed cryptor
+            Handle renamed = fileKey == null ? null : byKey.get(fileKey);
+            if (renamed != null) {
+                joinRenamed(renamed, ch, ciphertextPath, options, cleartextPath, truncate);
+                renamed.refs++;
+                return renamed;
+            }
             // A file this open made is empty: truncating it would cost three system calls for nothing.
             boolean made = options.contains(StandardOpenOption.CREATE_NEW);
             OpenFile file = null;
             try {
-                Object fileKey = fileKeyOrNull(ciphertextPath); // before the file takes a keyed cryptor
                 file = new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath));
                 h = new Handle(file, fileKey, ciphertextPath);
                 h.writable = options.contains(StandardOpenOption.WRITE);
@@ -107,6 +122,9 @@ final class OpenFiles {
                 throw e;
             }
             byPath.put(ciphertextPath, h);
+            if (fileKey != null) {
+                byKey.put(fileKey, h);
+            }
         } else {
             if (!h.writable && options.contains(StandardOpenOption.WRITE)) {
                 // A writer joins a file first opened read-only: it may be writable now (chmod). If it is
@@ -120,6 +138,45 @@ final class OpenFiles {
         }
         h.refs++;
         return h;
+    }
+
+    /** The file key of what {@code ch} was just opened on (the stat every new open does); closes {@code ch} if it fails. */
+    private static Object keyOfOpened(FileChannel ch, Path ciphertextPath) throws IOException {
+        try {
+            return fileKeyOrNull(ciphertextPath);
+        } catch (IOException | RuntimeException e) {
+            try {
+                ch.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Joins {@code h}, the open file of the inode a sync client renamed to {@code ciphertextPath}
+     * ({@code ch}, just opened there, holds it too): later opens of the new path find it at once, the
+     * old path finds it no more (an open there, if a hard link still names it, joins it the same way).
+     * {@code ch} becomes its writable channel if it has none yet, else is closed.
+     */
+    private void joinRenamed(Handle h, FileChannel ch, Path ciphertextPath, Set<? extends OpenOption> options,
+                             String cleartextPath, boolean truncate) throws IOException {
+        if (byPath.get(h.ciphertextPath) == h) {
+            byPath.remove(h.ciphertextPath);
+        }
+        h.ciphertextPath = ciphertextPath;
+        byPath.put(ciphertextPath, h);
+        h.file.renamed(cleartextPath);
+        if (!h.writable && options.contains(StandardOpenOption.WRITE)) {
+            h.file.useWritable(ch); // closes ch if the file is closed
+            h.writable = true;
+        } else {
+            ch.close();
+        }
+        if (truncate) {
+            h.file.setSize(0);
+        }
     }
 
     /**
@@ -170,6 +227,9 @@ final class OpenFiles {
             if (byPath.get(h.ciphertextPath) == h) {
                 byPath.remove(h.ciphertextPath);
             }
+            if (h.fileKey != null && byKey.get(h.fileKey) == h) {
+                byKey.remove(h.fileKey);
+            }
             h.file.close();
         }
     }
@@ -182,11 +242,16 @@ final class OpenFiles {
 
     /**
      * As {@link #get(Path)}, but null unless the open file is still the one the path names, given the
-     * path's file key as a stat just read it ({@code currentKey}).
+     * path's file key as a stat just read it ({@code currentKey}); or the open file of that key, which
+     * a sync client renamed to the path.
      */
     synchronized OpenFile get(Path ciphertextPath, Object currentKey) {
         Handle h = byPath.get(ciphertextPath);
-        return h == null || !h.holds(currentKey) ? null : h.file;
+        if (h != null && h.holds(currentKey)) {
+            return h.file;
+        }
+        Handle renamed = currentKey == null ? null : byKey.get(currentKey);
+        return renamed == null ? null : renamed.file;
     }
 
     /**
@@ -235,7 +300,7 @@ final class OpenFiles {
 
     /** True if no file is open (tests use it to prove a listing opened none). */
     synchronized boolean isEmptyForTests() {
-        return byPath.isEmpty();
+        return byPath.isEmpty() && byKey.isEmpty();
     }
 
     /** Closes every channel (the file system is closing). */
@@ -245,7 +310,10 @@ final class OpenFiles {
         synchronized (this) {
             closed = true; // no open or registration after this snapshot
             open = new ArrayList<>(channels);
-            files = new ArrayList<>(byPath.values());
+            java.util.Set<Handle> all = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            all.addAll(byPath.values());
+            all.addAll(byKey.values()); // also those a foreign rename or delete took off their path
+            files = new ArrayList<>(all);
         }
         IOException first = null;
         for (CleartextFileChannel ch : open) {

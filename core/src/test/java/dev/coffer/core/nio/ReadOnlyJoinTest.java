@@ -32,8 +32,7 @@ class ReadOnlyJoinTest {
             OpenFiles.Handle made = files.open(payload, EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
                     StandardOpenOption.CREATE_NEW), "/f", false);
             made.file.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
-            made.file.close();
-            files.deleted(payload); // forget the handle; the file stays
+            files.release(made, null); // its last channel closes: the handle is forgotten, the file stays
 
             OpenFiles.Handle reader = files.open(payload, EnumSet.of(StandardOpenOption.READ), "/f", false);
             OpenFiles.Handle writer = files.open(payload, EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE), "/f", false);

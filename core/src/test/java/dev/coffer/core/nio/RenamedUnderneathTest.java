@@ -1,0 +1,103 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sync client renames a ciphertext file while it is open (another device renamed it, or it set the
+ * file aside as a conflicted copy): an open under the new name joins the open file, so both channels
+ * share one cached size, last unit and header instead of overwriting each other's units and tags.
+ */
+class RenamedUnderneathTest {
+    @TempDir
+    Path tmp;
+    private Path vault;
+    private CofferFileSystem fs;
+
+    @BeforeEach
+    void vault() throws IOException {
+        vault = tmp.resolve("v");
+        fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    @Test
+    void anOpenUnderTheNewNameJoinsTheOpenFile() throws IOException {
+        byte[] expected = new byte[12_000];
+        try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            write(first, expected, 0, 6000, (byte) 'a');
+            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+            Files.move(ciphertext, ciphertext.resolveSibling(fs.mapper.names().encrypt("b.txt", "") + ".c9r"));
+
+            try (FileChannel second = FileChannel.open(fs.getPath("/b.txt"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                write(second, expected, 6000, 3000, (byte) 'b');
+                write(first, expected, 8000, 4000, (byte) 'c');
+                write(second, expected, 100, 100, (byte) 'd');
+                assertThat(Files.size(fs.getPath("/b.txt"))).as("a stat of the new name reports the open file").isEqualTo(12_000);
+                second.force(true);
+            }
+            first.force(true);
+        }
+        assertThat(Files.readAllBytes(fs.getPath("/b.txt"))).isEqualTo(expected);
+    }
+
+    @Test
+    void anOpenOfTheConflictedCopyJoinsTheOpenFile() throws IOException {
+        byte[] expected = new byte[10_000];
+        Files.writeString(fs.getPath("/a.txt"), "the other device's version");
+        Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+        Path othersVersion = Files.copy(ciphertext, tmp.resolve("others.c9r"));
+        try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            write(first, expected, 0, 5000, (byte) 'a');
+            first.force(true);
+            // The sync client sets this device's version aside as a conflicted copy and puts the other's in its place.
+            String stem = ciphertext.getFileName().toString().replace(".c9r", "");
+            Files.move(ciphertext, ciphertext.resolveSibling(stem + " (conflicted copy).c9r"));
+            Files.move(othersVersion, ciphertext);
+            List<String> listed;
+            try (Stream<Path> s = Files.list(fs.getPath("/"))) {
+                listed = s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+            }
+            assertThat(listed).containsExactly("a (conflicted copy).txt", "a.txt");
+
+            try (FileChannel second = FileChannel.open(fs.getPath("/a (conflicted copy).txt"), StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                write(second, expected, 5000, 3000, (byte) 'b');
+                write(first, expected, 6000, 4000, (byte) 'c');
+                write(second, expected, 4000, 100, (byte) 'd');
+            }
+        }
+        assertThat(Files.readAllBytes(fs.getPath("/a (conflicted copy).txt"))).isEqualTo(expected);
+        assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
+    }
+
+    /** Writes {@code length} bytes of {@code fill} at {@code position}, and records them in {@code expected}. */
+    private static void write(FileChannel ch, byte[] expected, int position, int length, byte fill) throws IOException {
+        byte[] bytes = new byte[length];
+        java.util.Arrays.fill(bytes, fill);
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+            ch.write(buf, position + buf.position());
+        }
+        System.arraycopy(bytes, 0, expected, position, length);
+    }
+}
