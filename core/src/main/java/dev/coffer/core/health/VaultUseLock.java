@@ -18,7 +18,8 @@ import java.nio.file.StandardOpenOption;
  * <p>On Linux a use also holds an exclusive {@code flock} on the vault folder itself: one process
  * uses a vault at a time ({@link VaultOpenElsewhereException}), since two mounts of one vault, each
  * with its own caches, lost each other's fsynced writes (session 33's review). Elsewhere two
- * processes can still open it at once.
+ * processes can still open it at once. A repair takes the folder's lock too, so that it is kept out
+ * also after a sync client replaced {@code vault.coffer} (a new inode, which no use has locked).
  *
  * <p>On Linux it is a {@code flock(2)} lock on a descriptor of its own, which belongs to that open
  * file: the JDK's file locks are POSIX locks, which a process loses as soon as it closes <em>any</em>
@@ -83,9 +84,26 @@ public final class VaultUseLock implements AutoCloseable {
         throw new IOException("cannot lock the vault folder (errno " + errno + ")");
     }
 
-    /** The exclusive lock of a repair, or null if any process has the vault open (mounted) or repairs it. */
+    /**
+     * The exclusive lock of a repair, or null if any process has the vault open (mounted) or repairs it.
+     * On Linux it also takes the vault folder's exclusive flock: a sync client that re-delivers
+     * {@code vault.coffer} (a new file renamed over it) leaves a mount's shared flock on the old file,
+     * but the folder stays the one the mount locked.
+     */
     public static VaultUseLock forRepair(Path vaultDir) throws IOException {
-        return take(vaultDir.resolve(VAULT_FILE), false);
+        VaultUseLock repair = take(vaultDir.resolve(VAULT_FILE), false);
+        if (repair != null && repair.fd >= 0) {
+            try {
+                repair.folderFd = exclusiveOnFolder(vaultDir);
+            } catch (VaultOpenElsewhereException inUse) {
+                repair.close();
+                return null;
+            } catch (IOException | RuntimeException e) {
+                repair.close();
+                throw e;
+            }
+        }
+        return repair;
     }
 
     private static VaultUseLock take(Path file, boolean shared) throws IOException {

@@ -73,6 +73,32 @@ class VaultUseLockTest {
         }
     }
 
+    /**
+     * A sync client re-delivers vault.coffer (a new file renamed over it): the use's flock stays on the
+     * old file, so the repair must also find the vault folder's lock taken.
+     */
+    @Test
+    void aRepairIsRefusedWhileInUseAfterASyncClientReplacedVaultCoffer() throws Exception {
+        HealthFixture v = HealthFixture.create(tmp, dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC);
+        Path vaultCoffer = v.vault.resolve("vault.coffer");
+        try (VaultUseLock use = VaultUseLock.forUse(v.vault)) {
+            assertThat(use).isNotNull();
+            Path synced = Files.copy(vaultCoffer, tmp.resolve("vault.coffer.sync-tmp"));
+            Files.move(synced, vaultCoffer, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            try (VaultUseLock repair = VaultUseLock.forRepair(v.vault)) {
+                assertThat(repair).as("repair while in use").isNull();
+            }
+        }
+        try (VaultUseLock repair = VaultUseLock.forRepair(v.vault)) {
+            assertThat(repair).as("repair once the use ended").isNotNull();
+            assertThat(VaultUseLock.forUse(v.vault)).as("use while repairing").isNull();
+        }
+        try (VaultUseLock use = VaultUseLock.forUse(v.vault)) {
+            assertThat(use).as("use once the repair ended: it released the folder too").isNotNull();
+        }
+    }
+
     /** Holds the shared lock, then reads vault.coffer as an unlock does, until its standard input ends (a child JVM). */
     public static final class RereadingHolder {
         public static void main(String[] args) throws IOException {
