@@ -56,7 +56,12 @@ final class TreeWriter {
         AtomicFiles.write(storage.resolve(DirectoryLister.DIRID_FILE), keys.encryptSmall(id.getBytes(StandardCharsets.US_ASCII)));
         permissions.finish(storage);
         AtomicFiles.syncDirectory(storage.getParent());
-        buildEntry(slot, l);
+        try {
+            buildEntry(slot, l);
+        } catch (IOException | RuntimeException e) {
+            removeUnused(storage, e); // the name is taken, or the parent's storage vanished (a sync client)
+            throw e;
+        }
         AtomicFiles.write(slot.payload(EntryType.DIRECTORY), id.getBytes(StandardCharsets.US_ASCII));
         AtomicFiles.syncDirectory(slot.parent().storage());
         mapper.made(slot);
@@ -82,6 +87,29 @@ final class TreeWriter {
             }
             Files.createDirectories(parent);
             Files.createDirectory(storage, attrs);
+        }
+    }
+
+    /**
+     * Deletes a new storage folder no pointer will name (its entry could not be made): else it would
+     * stay an orphan, which the health check reports. No one else knows its random ID, so it holds
+     * only {@code dirid.c9r}. Its two-letter parent goes too if it held only this one. Failures are
+     * added to {@code failure}.
+     */
+    private static void removeUnused(Path storage, Throwable failure) {
+        try {
+            Files.deleteIfExists(storage.resolve(DirectoryLister.DIRID_FILE));
+            Files.delete(storage);
+        } catch (IOException cleanup) {
+            failure.addSuppressed(cleanup);
+            return;
+        }
+        try {
+            Files.delete(storage.getParent());
+        } catch (DirectoryNotEmptyException | NoSuchFileException sharedOrGone) {
+            // other folders' storage is there too, or a sync client removed it
+        } catch (IOException cleanup) {
+            failure.addSuppressed(cleanup);
         }
     }
 
