@@ -559,6 +559,30 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /**
+     * Whether the ciphertext still starts with this file's header (one read of 48 bytes): false once
+     * another program rewrote the file in place (a sync client: same inode, new header), whose units
+     * this object's cryptor and cached last unit no longer fit. An empty file's header is not used (its
+     * next write makes a new one): then the ciphertext must still hold no unit (one {@code fstat}
+     * instead). Under the read lock, once no write runs behind: only a write changes the header.
+     */
+    public boolean holdsStoredHeader() throws IOException {
+        lockForReading();
+        try {
+            checkOpen();
+            if (size == 0) {
+                return layout.cleartextSize(ciphertext.size()) <= 0; // another implementation's header-only file too
+            }
+            ByteBuffer stored = ByteBuffer.allocate(SectorLayout.HEADER);
+            while (stored.hasRemaining() && ciphertext.read(stored, stored.position()) >= 0) {
+                // reads until the header is complete or the file ends
+            }
+            return !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header);
+        } finally {
+            readLock.unlock();
+        }
+    }
+
+    /**
      * Waits for a write running behind, closes the ciphertext channel and destroys the file's keys;
      * called when the last channel closes. Throws the failure of the write that ran behind, if any,
      * after closing.

@@ -93,10 +93,18 @@ final class OpenFiles {
             byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
             h = null;
         }
+        if (h != null && !h.file.holdsStoredHeader()) {
+            forget(h); // rewritten in place underneath: a new open file reads the new header
+            h = null;
+        }
         if (h == null) {
             FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
             Object fileKey = keyOfOpened(ch, ciphertextPath); // before the file takes a keyed cryptor
             Handle renamed = fileKey == null ? null : byKey.get(fileKey);
+            if (renamed != null && !holdsStoredHeader(renamed, ch)) {
+                forget(renamed);
+                renamed = null;
+            }
             if (renamed != null) {
                 joinRenamed(renamed, ch, ciphertextPath, options, cleartextPath, truncate);
                 renamed.refs++;
@@ -138,6 +146,35 @@ final class OpenFiles {
         }
         h.refs++;
         return h;
+    }
+
+    /** {@link OpenFile#holdsStoredHeader} of {@code h}; closes {@code ch} if it fails. */
+    private static boolean holdsStoredHeader(Handle h, FileChannel ch) throws IOException {
+        try {
+            return h.file.holdsStoredHeader();
+        } catch (IOException | RuntimeException e) {
+            try {
+                ch.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Takes {@code h} out of the registry: its last channel closed, or the file was rewritten in place
+     * (same inode, new header) while channels still use it. Later opens then get an open file of their
+     * own for the new content; the old one's channels keep its stale header (their writes would destroy
+     * units of the new content: not prevented).
+     */
+    private void forget(Handle h) {
+        if (byPath.get(h.ciphertextPath) == h) {
+            byPath.remove(h.ciphertextPath);
+        }
+        if (h.fileKey != null && byKey.get(h.fileKey) == h) {
+            byKey.remove(h.fileKey);
+        }
     }
 
     /** The file key of what {@code ch} was just opened on (the stat every new open does); closes {@code ch} if it fails. */
@@ -224,12 +261,7 @@ final class OpenFiles {
     synchronized void release(Handle h, CleartextFileChannel channel) throws IOException {
         channels.remove(channel);
         if (--h.refs == 0) {
-            if (byPath.get(h.ciphertextPath) == h) {
-                byPath.remove(h.ciphertextPath);
-            }
-            if (h.fileKey != null && byKey.get(h.fileKey) == h) {
-                byKey.remove(h.fileKey);
-            }
+            forget(h);
             h.file.close();
         }
     }

@@ -90,6 +90,54 @@ class RenamedUnderneathTest {
         assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
     }
 
+    /**
+     * A sync client rewrites an open file in place (same inode, another device's version with its own
+     * header): a later open must not join the open file, whose cached header no longer fits the units.
+     */
+    @Test
+    void anOpenOfAFileRewrittenInPlaceDoesNotUseTheStaleHeader() throws IOException {
+        Files.write(fs.getPath("/other.txt"), "b".repeat(10_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Path othersCiphertext = TestVaults.onlyCiphertextFile(vault);
+        byte[] othersVersion = Files.readAllBytes(othersCiphertext);
+        Files.delete(fs.getPath("/other.txt"));
+        byte[] mine = new byte[6000];
+        try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            write(first, mine, 0, 6000, (byte) 'a');
+            first.force(true);
+            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+            Object inode = Files.readAttributes(ciphertext, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            try (FileChannel inPlace = FileChannel.open(ciphertext, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                inPlace.write(ByteBuffer.wrap(othersVersion));
+            }
+            assertThat(Files.readAttributes(ciphertext, java.nio.file.attribute.BasicFileAttributes.class).fileKey()).isEqualTo(inode);
+
+            byte[] expected = "b".repeat(10_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            try (FileChannel second = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                write(second, expected, 4096, 4096, (byte) 'c'); // a whole unit: nothing old needs to be read first
+                write(second, expected, 100, 10, (byte) 'd');
+            }
+            assertThat(Files.readAllBytes(fs.getPath("/a.txt"))).as("read while the first channel is still open").isEqualTo(expected);
+        }
+    }
+
+    /** As above, for a file open while empty: it has no header to compare, but now holds units. */
+    @Test
+    void anOpenOfAnEmptyFileFilledInPlaceReadsTheNewContent() throws IOException {
+        Files.writeString(fs.getPath("/other.txt"), "the other device's version");
+        Path othersCiphertext = TestVaults.onlyCiphertextFile(vault);
+        byte[] othersVersion = Files.readAllBytes(othersCiphertext);
+        Files.delete(fs.getPath("/other.txt"));
+        try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+            try (FileChannel inPlace = FileChannel.open(ciphertext, StandardOpenOption.WRITE)) {
+                inPlace.write(ByteBuffer.wrap(othersVersion));
+            }
+            assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
+            assertThat(first.size()).as("the first channel keeps its open file").isZero();
+        }
+    }
+
     /** Writes {@code length} bytes of {@code fill} at {@code position}, and records them in {@code expected}. */
     private static void write(FileChannel ch, byte[] expected, int position, int length, byte fill) throws IOException {
         byte[] bytes = new byte[length];
