@@ -31,7 +31,9 @@ import java.util.Set;
  * file key its open reads anyway finds the open file of the same inode, which it joins (re-indexed
  * under the new path): two open files on one inode, each with its own size, last unit and header,
  * would overwrite each other's units and tags. A live handle's inode cannot be reused: its channel
- * holds it.
+ * holds it. An open that would join an open file first checks that the ciphertext still starts with
+ * its header ({@link OpenFile#holdsStoredHeader}): one rewritten in place (same inode) gets an open
+ * file of its own.
  *
  * <p>A sync client may replace or delete a ciphertext file while it is open here. Each open file
  * remembers the identity of the ciphertext file it has ({@link BasicFileAttributes#fileKey()}, the
