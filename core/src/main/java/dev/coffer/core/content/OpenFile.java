@@ -139,6 +139,8 @@ public final class OpenFile implements java.io.Closeable {
     /** The stored header of {@link #cryptor} (ciphertext, as on disk); null while the file is empty. */
     private byte[] header;
     private boolean closed;
+    /** Set once {@link #holdsStoredHeader} found another header (or units) on disk: changes are refused. */
+    private volatile boolean rewrittenUnderneath;
     /** The ciphertext write still running behind, or null; set under the write lock, read by readers. */
     private volatile PendingWrite pending;
     /**
@@ -564,19 +566,25 @@ public final class OpenFile implements java.io.Closeable {
      * this object's cryptor and cached last unit no longer fit. An empty file's header is not used (its
      * next write makes a new one): then the ciphertext must still hold no unit (one {@code fstat}
      * instead). Under the read lock, once no write runs behind: only a write changes the header.
+     * Once false, this object refuses every change: it would encrypt units of the new content under
+     * the old header's key, destroying them.
      */
     public boolean holdsStoredHeader() throws IOException {
         lockForReading();
         try {
             checkOpen();
             if (size == 0) {
-                return layout.cleartextSize(ciphertext.size()) <= 0; // another implementation's header-only file too
+                boolean empty = layout.cleartextSize(ciphertext.size()) <= 0;
+                rewrittenUnderneath |= !empty;
+                return empty;
             }
             ByteBuffer stored = ByteBuffer.allocate(SectorLayout.HEADER);
             while (stored.hasRemaining() && ciphertext.read(stored, stored.position()) >= 0) {
                 // reads until the header is complete or the file ends
             }
-            return !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header);
+            boolean holds = !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header);
+            rewrittenUnderneath |= !holds;
+            return holds;
         } finally {
             readLock.unlock();
         }
@@ -632,6 +640,10 @@ public final class OpenFile implements java.io.Closeable {
     // ---- the write algorithm ----
 
     private void modify(long newSize, Overlay data) throws IOException {
+        if (rewrittenUnderneath) {
+            throw new IOException(cleartextPath + ": rewritten by another program (a sync client) since it was opened here;"
+                    + " reopen it");
+        }
         // A job in flight would hand content from before this change to the next read.
         readAhead.drop();
         if (queueAppend(newSize, data)) {

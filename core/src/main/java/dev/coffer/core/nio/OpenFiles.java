@@ -167,8 +167,8 @@ final class OpenFiles {
     /**
      * Takes {@code h} out of the registry: its last channel closed, or the file was rewritten in place
      * (same inode, new header) while channels still use it. Later opens then get an open file of their
-     * own for the new content; the old one's channels keep its stale header (their writes would destroy
-     * units of the new content: not prevented).
+     * own for the new content; the old one's channels keep the stale one, which refuses their changes
+     * (they would destroy units of the new content).
      */
     private void forget(Handle h) {
         if (byPath.get(h.ciphertextPath) == h) {

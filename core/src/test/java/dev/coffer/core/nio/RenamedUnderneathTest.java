@@ -1,6 +1,7 @@
 package dev.coffer.core.nio;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -101,6 +102,7 @@ class RenamedUnderneathTest {
         byte[] othersVersion = Files.readAllBytes(othersCiphertext);
         Files.delete(fs.getPath("/other.txt"));
         byte[] mine = new byte[6000];
+        byte[] expected = "b".repeat(10_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             write(first, mine, 0, 6000, (byte) 'a');
@@ -112,13 +114,17 @@ class RenamedUnderneathTest {
             }
             assertThat(Files.readAttributes(ciphertext, java.nio.file.attribute.BasicFileAttributes.class).fileKey()).isEqualTo(inode);
 
-            byte[] expected = "b".repeat(10_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             try (FileChannel second = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 write(second, expected, 4096, 4096, (byte) 'c'); // a whole unit: nothing old needs to be read first
                 write(second, expected, 100, 10, (byte) 'd');
             }
             assertThat(Files.readAllBytes(fs.getPath("/a.txt"))).as("read while the first channel is still open").isEqualTo(expected);
+            assertThatThrownBy(() -> first.write(ByteBuffer.wrap(new byte[] {'x'}), 0))
+                    .as("the stale open file would encrypt a unit of the new content under the old key")
+                    .isInstanceOf(IOException.class).hasMessageContaining("rewritten by another program");
+            assertThatThrownBy(() -> first.truncate(10)).isInstanceOf(IOException.class);
         }
+        assertThat(Files.readAllBytes(fs.getPath("/a.txt"))).as("after the stale channel's close").isEqualTo(expected);
     }
 
     /** As above, for a file open while empty: it has no header to compare, but now holds units. */
@@ -135,7 +141,10 @@ class RenamedUnderneathTest {
             }
             assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
             assertThat(first.size()).as("the first channel keeps its open file").isZero();
+            assertThatThrownBy(() -> first.write(ByteBuffer.wrap(new byte[] {'x'}))).as("it would write a new header over the units")
+                    .isInstanceOf(IOException.class);
         }
+        assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
     }
 
     /** Writes {@code length} bytes of {@code fill} at {@code position}, and records them in {@code expected}. */
