@@ -147,6 +147,41 @@ class RenamedUnderneathTest {
         assertThat(Files.readString(fs.getPath("/a.txt"))).isEqualTo("the other device's version");
     }
 
+    /**
+     * A writer opening the new name of a file first opened read-only (the store denied write access)
+     * joins it by file key, and the joined open file writes through the channel that open made.
+     */
+    @Test
+    void aWriterJoiningARenamedReadOnlyOpenFileCanWrite() throws IOException {
+        OpenFiles files = new OpenFiles(new dev.coffer.core.content.ContentKeys(new dev.coffer.core.content.FileHeaders(
+                new dev.coffer.core.crypto.AesSiv(new byte[64]), new java.security.SecureRandom()), true));
+        Path payload = tmp.resolve("f.c9r");
+        Path renamedTo = tmp.resolve("g.c9r");
+        try {
+            OpenFiles.Handle made = files.open(payload, java.util.EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    StandardOpenOption.CREATE_NEW), "/f", false);
+            made.file.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            files.release(made, null);
+
+            OpenFiles.Handle reader = files.open(payload, java.util.EnumSet.of(StandardOpenOption.READ), "/f", false);
+            Files.move(payload, renamedTo);
+            OpenFiles.Handle writer = files.open(renamedTo, java.util.EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    "/g", false);
+            assertThat(writer).isSameAs(reader);
+            assertThat(files.get(renamedTo)).as("indexed under its new path").isSameAs(reader.file);
+            assertThat(files.get(payload)).as("no longer under the old one").isNull();
+            writer.file.write(ByteBuffer.wrap(new byte[] {9}), 1);
+            ByteBuffer got = ByteBuffer.allocate(10);
+            reader.file.read(got, 0);
+            assertThat(java.util.Arrays.copyOf(got.array(), got.position())).containsExactly(1, 9, 3);
+            files.release(writer, null);
+            files.release(reader, null);
+            assertThat(files.isEmptyForTests()).isTrue();
+        } finally {
+            files.closeAll();
+        }
+    }
+
     /** Writes {@code length} bytes of {@code fill} at {@code position}, and records them in {@code expected}. */
     private static void write(FileChannel ch, byte[] expected, int position, int length, byte fill) throws IOException {
         byte[] bytes = new byte[length];
