@@ -181,13 +181,16 @@ final class FileOps {
 
     /**
      * Writes at {@code offset}; an append ({@code appends}: the file's flags in this request have
-     * O_APPEND) whose offset lies past the file's end goes to the end instead. Without a writeback
-     * cache the kernel takes an append's offset from the size it has cached, which is too large
-     * after a write that ran behind failed and was undone (the kernel had already grown the file by
-     * it): writing there would leave a gap of zeros. The kernel then believes the bytes sit at its
-     * offset until its next GETATTR (any stat) corrects the size and drops its cached pages; the
-     * appender's own file position stays past the end. A page of a shared mapping written back
-     * carries no flags and goes where it belongs.
+     * O_APPEND) goes to the end of the handle's file, wherever the kernel sent it (POSIX: an O_APPEND
+     * write always lands at the end of the file the descriptor has). The kernel takes an append's
+     * offset from the size it has cached for the path, which can be wrong both ways: too large after
+     * a write that ran behind failed and was undone (the kernel had already grown the file by it),
+     * where its offset would leave a gap of zeros; too small after a sync client replaced the
+     * ciphertext under the open file and a stat of the name gave the kernel the other file's size,
+     * where its offset lies inside the handle's file and overwrote the earlier appends. In the first
+     * case the kernel believes the bytes sit at its offset until its next GETATTR (any stat) corrects
+     * the size and drops its cached pages; the appender's own file position stays past the end. A
+     * page of a shared mapping written back carries no flags and goes where it belongs.
      *
      * <p>A report of a lost earlier write kept for this requester ({@link #flush}) refuses the
      * write instead, so a program whose error the kernel dropped hears it at its next write(2).
@@ -207,7 +210,7 @@ final class FileOps {
             synchronized (lostWrites.writeOrder(fh)) {
                 writing.lock();
                 try {
-                    long at = appends ? Math.min(offset, ch.size()) : offset;
+                    long at = appends ? ch.size() : offset;
                     while (bb.hasRemaining()) {
                         ch.write(bb, at + bb.position());
                     }
