@@ -339,7 +339,22 @@ final class FileOps {
         }
     }
 
-    /** fstat of an open file whose name is gone (unlinked while open): size from the channel. */
+    /**
+     * The kernel's GETATTR with a handle (a read past the size it has, lseek SEEK_END, libfuse's
+     * look after a create), {@code stat} filled from the path: the size becomes the handle's file's.
+     * They differ only when the path names another file now (a sync client replaced the ciphertext
+     * under the open file: the vault reports the file on disk for the path, the channel keeps its
+     * own), and answering with the path's size cut the handle's reads short at it. The channel
+     * knows its size without a system call on a vault (one fstat on a plain folder).
+     */
+    void sizeOfHandle(long fh, FileStat stat) throws IOException {
+        long size = handles.get(fh).size();
+        if (size != stat.st_size.longValue()) {
+            StatFiller.size(stat, size);
+        }
+    }
+
+    /** The attributes of an open file whose name is gone (unlinked while open, or deleted underneath): size from the channel. */
     void fillUnlinked(long fh, FileStat stat) throws IOException {
         long size = handles.get(fh).size();
         FileTime now = FileTime.fromMillis(System.currentTimeMillis());

@@ -1,6 +1,7 @@
 package dev.coffer.fuse;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -126,14 +127,27 @@ public class FuseAdapter extends FuseStubFS {
         });
     }
 
+    /**
+     * The kernel asks with a handle when a read passes the size it has, at lseek SEEK_END, and libfuse
+     * after a create (fstat(2) asks by name, as getattr). The answer is the handle's file's: the name's
+     * attributes with the handle's size, or the handle's alone where the name is gone (unlinked
+     * through the mount: no path; deleted underneath by a sync client: ENOENT, which failed the read).
+     */
     @Override
     public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
         return Calls.run("fgetattr", () -> {
+            long fh = fi.fh.get();
             if (path == null) {
-                files.fillUnlinked(fi.fh.get(), stat);
-            } else {
-                attributes.getattr(path, stat);
+                files.fillUnlinked(fh, stat);
+                return 0;
             }
+            try {
+                attributes.getattr(path, stat);
+            } catch (NoSuchFileException gone) {
+                files.fillUnlinked(fh, stat);
+                return 0;
+            }
+            files.sizeOfHandle(fh, stat);
             return 0;
         });
     }

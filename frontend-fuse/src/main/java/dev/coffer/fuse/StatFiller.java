@@ -57,12 +57,17 @@ final class StatFiller {
         stat.st_nlink.set(1);
         stat.st_uid.set(backing.uid());
         stat.st_gid.set(backing.gid());
-        stat.st_size.set(size);
         stat.st_blksize.set(BLOCK_SIZE);
-        stat.st_blocks.set((size + 511) / 512);
+        size(stat, size);
         set(stat.st_mtim, modified);
         set(stat.st_atim, accessed == null ? modified : accessed);
         set(stat.st_ctim, modified);
+    }
+
+    /** Sets the size (and the blocks that follow from it) of a filled {@code stat}. */
+    static void size(FileStat stat, long size) {
+        stat.st_size.set(size);
+        stat.st_blocks.set((size + 511) / 512);
     }
 
     /** The permission bits of {@code perms}, as in {@code st_mode & 0777}. */
