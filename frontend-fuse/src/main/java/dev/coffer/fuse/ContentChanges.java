@@ -28,11 +28,6 @@ final class ContentChanges {
         state.decrementAndGet();
     }
 
-    /** How many changes are running now (a change asking counts itself). */
-    long running() {
-        return state.get() & RUNNING;
-    }
-
     /** The count now, to compare with the count a slot was read at. */
     long current() {
         return state.get() >>> 32;

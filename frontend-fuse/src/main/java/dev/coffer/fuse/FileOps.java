@@ -388,8 +388,7 @@ final class FileOps {
                         return;
                     }
                     start = current;
-                    // -1 (never undone) if another change runs already: it may land in the steps
-                    changesAtStart = changes.running() == 1 ? changes.current() : -1;
+                    changesAtStart = changes.current();
                 }
                 if (current >= size) {
                     return;
@@ -412,11 +411,11 @@ final class FileOps {
     /**
      * After a failed step (a full disk; the vault has undone that step), cuts the steps before it off
      * again, so the file is as a failed grow in one piece leaves it, with the disk space given back;
-     * but only if no other change through the mount ran when the grow began or began since
-     * ({@code changesAtStart}, -1 if one ran): a write that landed in those steps would be lost.
+     * but only if nothing else began to change anything through the mount since the grow began: a
+     * write that landed in those steps would be lost.
      */
     private void undoSteps(FileChannel ch, long start, long made, long changesAtStart, IOException failure) {
-        if (made < 0 || changesAtStart < 0 || changes.current() != changesAtStart) {
+        if (made < 0 || changes.current() != changesAtStart) {
             return;
         }
         try {

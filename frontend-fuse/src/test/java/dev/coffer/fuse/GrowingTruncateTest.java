@@ -171,7 +171,7 @@ class GrowingTruncateTest {
     void aGrowThatFailsPartWayLeavesTheFileAsItWas() throws Exception {
         Files.writeString(tmp.resolve("f"), "0123");
         FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long fh = handles.add(failingThirdStep(tmp.resolve("f"), false, () -> { }), true);
+        long fh = handles.add(failingThirdStep(tmp.resolve("f"), () -> { }), true);
 
         assertThatThrownBy(() -> files.ftruncate(fh, 4 + 3 * FileOps.GROW_STEP)).hasMessageContaining("No space left");
 
@@ -187,7 +187,7 @@ class GrowingTruncateTest {
         FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
         long other = files.open("/other", O_RDWR);
         Pointer x = bytes("x");
-        long fh = handles.add(failingThirdStep(tmp.resolve("f"), false, () -> files.write(other, x, 1, 0, false)), true);
+        long fh = handles.add(failingThirdStep(tmp.resolve("f"), () -> files.write(other, x, 1, 0, false)), true);
 
         assertThatThrownBy(() -> files.ftruncate(fh, 4 + 3 * FileOps.GROW_STEP)).hasMessageContaining("No space left");
 
@@ -198,49 +198,15 @@ class GrowingTruncateTest {
     }
 
     /**
-     * A write that had begun before the grow (waiting for the lock) and lands in its first step: the
-     * steps stay, with its bytes.
-     */
-    @Test
-    void aGrowThatFailsPartWayKeepsItsStepsWhenAWriteWasUnderWayAsItBegan() throws Exception {
-        Files.writeString(tmp.resolve("f"), "0123");
-        FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long writer = files.open("/f", O_RDWR);
-        Pointer x = bytes("x");
-        long fh = handles.add(failingThirdStep(tmp.resolve("f"), true, () -> files.write(writer, x, 1, 104, false)), true);
-
-        assertThatThrownBy(() -> files.ftruncate(fh, 4 + 3 * FileOps.GROW_STEP)).hasMessageContaining("No space left");
-
-        files.release(fh);
-        files.release(writer);
-        assertThat(Files.size(tmp.resolve("f"))).isEqualTo(4 + 2 * FileOps.GROW_STEP);
-        try (FileChannel f = FileChannel.open(tmp.resolve("f"))) {
-            ByteBuffer b = ByteBuffer.allocate(1);
-            f.read(b, 104);
-            assertThat(b.array()).containsExactly('x');
-        }
-    }
-
-    /**
      * A channel on {@code file} whose third write fails as a full disk does (nothing written, as the
      * vault leaves it after undoing the write); {@code betweenSteps} starts on another thread during
-     * the first step (at its look at the size if {@code atFirstLook}, else at its write), which waits
-     * until it has finished or waits for the lock (a write of the mount: the lock being fair, it
-     * then goes before the second step).
+     * the first write, the first step, which waits until it has finished or waits for the lock (a
+     * write of the mount: the lock being fair, it then goes before the second step).
      */
-    private FileChannel failingThirdStep(Path file, boolean atFirstLook, IoAction betweenSteps) throws IOException {
+    private FileChannel failingThirdStep(Path file, IoAction betweenSteps) throws IOException {
         FileChannel real = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         AtomicInteger writes = new AtomicInteger();
-        AtomicInteger looks = new AtomicInteger();
         return new DelegatingChannel(real) {
-            @Override
-            public long size() throws IOException {
-                if (looks.incrementAndGet() == 1 && atFirstLook) {
-                    runQueued(betweenSteps);
-                }
-                return super.size();
-            }
-
             @Override
             public int write(ByteBuffer src, long position) throws IOException {
                 int n = writes.incrementAndGet();
@@ -248,27 +214,22 @@ class GrowingTruncateTest {
                     throw new IOException("No space left on device");
                 }
                 int written = super.write(src, position);
-                if (n == 1 && !atFirstLook) {
-                    runQueued(betweenSteps);
+                if (n == 1) {
+                    Thread t = new Thread(() -> {
+                        try {
+                            betweenSteps.run();
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+                    t.start();
+                    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
+                        Thread.onSpinWait(); // queued for the lock behind this step, or done (nothing to do)
+                    }
                 }
                 return written;
             }
         };
-    }
-
-    /** Starts {@code action} on another thread; returns once it is done or waits (for the lock). */
-    private static void runQueued(IoAction action) {
-        Thread t = new Thread(() -> {
-            try {
-                action.run();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        t.start();
-        while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
-            Thread.onSpinWait();
-        }
     }
 
     private interface IoAction {
