@@ -368,62 +368,31 @@ final class FileOps {
      * steps of at most {@link #GROW_STEP}, each looking at the size afresh and writing only past the
      * end it finds, so the writes that waited for one step (any file's) go before the next; a write
      * past the new size made between two steps ends the grow (it came after the truncate). A grow
-     * the store has no room for is made in one piece ({@link #storable}); after a failed step the
-     * steps before it are cut off again where that loses nothing ({@link #undoSteps}).
+     * the store has no room for is made in one piece ({@link #storable}). A failed step leaves the
+     * steps before it: a write may have landed in them meanwhile, and cutting them off would lose it.
      */
     private void resize(FileChannel ch, long size) throws IOException {
         if (size < 0) {
             throw new IllegalArgumentException("negative size");
         }
-        long start = -1; // the size before the first step
-        long made = -1; // the size the last step made
-        long changesAtStart = 0;
+        boolean first = true;
         while (true) {
             resizing.lock();
             try {
                 long current = ch.size();
-                if (start < 0) {
-                    if (size < current) {
-                        ch.truncate(size);
-                        return;
-                    }
-                    start = current;
-                    changesAtStart = changes.current();
+                if (first && size < current) {
+                    ch.truncate(size);
+                    return;
                 }
                 if (current >= size) {
                     return;
                 }
-                boolean whole = size - current <= GROW_STEP || (made < 0 && !storable(size - current));
-                long end = whole ? size : current + GROW_STEP;
-                try {
-                    ch.write(ByteBuffer.wrap(new byte[1]), end - 1);
-                } catch (IOException e) {
-                    undoSteps(ch, start, made, changesAtStart, e);
-                    throw e;
-                }
-                made = end;
+                boolean whole = size - current <= GROW_STEP || (first && !storable(size - current));
+                ch.write(ByteBuffer.wrap(new byte[1]), (whole ? size : current + GROW_STEP) - 1);
             } finally {
                 resizing.unlock();
             }
-        }
-    }
-
-    /**
-     * After a failed step (a full disk; the vault has undone that step), cuts the steps before it off
-     * again, so the file is as a failed grow in one piece leaves it, with the disk space given back;
-     * but only if nothing else began to change anything through the mount since the grow began: a
-     * write that landed in those steps would be lost.
-     */
-    private void undoSteps(FileChannel ch, long start, long made, long changesAtStart, IOException failure) {
-        if (made < 0 || changes.current() != changesAtStart) {
-            return;
-        }
-        try {
-            if (ch.size() == made) {
-                ch.truncate(start);
-            }
-        } catch (IOException | RuntimeException e) {
-            failure.addSuppressed(e);
+            first = false;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.coffer.fuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.testing.DelegatingChannel;
 import java.io.IOException;
@@ -164,76 +163,6 @@ class GrowingTruncateTest {
         assertThat(writes).hasValue(1);
         assertThat(Files.size(tmp.resolve("f"))).isEqualTo(FileOps.GROW_STEP + 2);
         files.release(fh);
-    }
-
-    /** As a grow in one piece: the vault undoes the failed step, the steps before it are cut off again. */
-    @Test
-    void aGrowThatFailsPartWayLeavesTheFileAsItWas() throws Exception {
-        Files.writeString(tmp.resolve("f"), "0123");
-        FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long fh = handles.add(failingThirdStep(tmp.resolve("f"), () -> { }), true);
-
-        assertThatThrownBy(() -> files.ftruncate(fh, 4 + 3 * FileOps.GROW_STEP)).hasMessageContaining("No space left");
-
-        files.release(fh);
-        assertThat(Files.readString(tmp.resolve("f"))).isEqualTo("0123");
-    }
-
-    /** A write made through the mount between the steps may have landed in them: they stay. */
-    @Test
-    void aGrowThatFailsPartWayAfterAnotherWriteKeepsItsSteps() throws Exception {
-        Files.writeString(tmp.resolve("f"), "0123");
-        Files.writeString(tmp.resolve("other"), "");
-        FileOps files = new FileOps(new Backing(tmp, 0, 0), handles, new ContentChanges());
-        long other = files.open("/other", O_RDWR);
-        Pointer x = bytes("x");
-        long fh = handles.add(failingThirdStep(tmp.resolve("f"), () -> files.write(other, x, 1, 0, false)), true);
-
-        assertThatThrownBy(() -> files.ftruncate(fh, 4 + 3 * FileOps.GROW_STEP)).hasMessageContaining("No space left");
-
-        files.release(fh);
-        files.release(other);
-        assertThat(Files.size(tmp.resolve("f"))).isEqualTo(4 + 2 * FileOps.GROW_STEP);
-        assertThat(Files.readString(tmp.resolve("other"))).isEqualTo("x");
-    }
-
-    /**
-     * A channel on {@code file} whose third write fails as a full disk does (nothing written, as the
-     * vault leaves it after undoing the write); {@code betweenSteps} starts on another thread during
-     * the first write, the first step, which waits until it has finished or waits for the lock (a
-     * write of the mount: the lock being fair, it then goes before the second step).
-     */
-    private FileChannel failingThirdStep(Path file, IoAction betweenSteps) throws IOException {
-        FileChannel real = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        AtomicInteger writes = new AtomicInteger();
-        return new DelegatingChannel(real) {
-            @Override
-            public int write(ByteBuffer src, long position) throws IOException {
-                int n = writes.incrementAndGet();
-                if (n == 3) {
-                    throw new IOException("No space left on device");
-                }
-                int written = super.write(src, position);
-                if (n == 1) {
-                    Thread t = new Thread(() -> {
-                        try {
-                            betweenSteps.run();
-                        } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
-                        }
-                    });
-                    t.start();
-                    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
-                        Thread.onSpinWait(); // queued for the lock behind this step, or done (nothing to do)
-                    }
-                }
-                return written;
-            }
-        };
-    }
-
-    private interface IoAction {
-        void run() throws IOException;
     }
 
     private static Pointer bytes(String s) {
