@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -367,9 +366,7 @@ final class FileOps {
      * this mount between looking at the size and changing it ({@link #sizeChanges}). A grow goes in
      * steps of at most {@link #GROW_STEP}, each looking at the size afresh and writing only past the
      * end it finds, so the writes that waited for one step (any file's) go before the next; a write
-     * past the new size made between two steps ends the grow (it came after the truncate). A grow
-     * the store has no room for is made in one piece ({@link #storable}). A failed step leaves the
-     * steps before it: a write may have landed in them meanwhile, and cutting them off would lose it.
+     * past the new size made between two steps ends the grow (it came after the truncate).
      */
     private void resize(FileChannel ch, long size) throws IOException {
         if (size < 0) {
@@ -387,23 +384,12 @@ final class FileOps {
                 if (current >= size) {
                     return;
                 }
-                boolean whole = size - current <= GROW_STEP || (first && !storable(size - current));
-                ch.write(ByteBuffer.wrap(new byte[1]), (whole ? size : current + GROW_STEP) - 1);
+                ch.write(ByteBuffer.wrap(new byte[1]), Math.min(size, current + GROW_STEP) - 1);
             } finally {
                 resizing.unlock();
             }
             first = false;
         }
-    }
-
-    /**
-     * Whether the store has room for {@code bytes} more. A grow that has not is made in one piece:
-     * above the vault's largest file it is refused at once (EFBIG), where steps would first have
-     * filled the disk with zeros; below it, it fails when the disk is full, as before steps; a sparse
-     * store (a plain folder) makes it at once. One statfs, for a grow of more than one step only.
-     */
-    private boolean storable(long bytes) throws IOException {
-        return bytes <= Files.getFileStore(backing.root()).getUsableSpace();
     }
 
     private Set<OpenOption> accessOptions(int flags) {
