@@ -16,8 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import jnr.ffi.Pointer;
@@ -54,19 +53,9 @@ final class FileOps {
      * Writes hold it shared, size changes alone: growing is "the size is smaller, so write a zero at
      * the new end", and a write landing between the look and the zero lost its byte there. The
      * vault's channels offer no grow of their own (NIO's truncate never grows), and a handle does not
-     * say which file it is, so it is one lock for the mount; writes never wait for each other. Fair,
-     * so that a grow taken in steps ({@link #GROW_STEP}) lets the writes that queued during one step
-     * in before its next: a StampedLock let the grow take the lock straight back while the woken
-     * writes were still being scheduled, and they waited for the whole grow.
+     * say which file it is, so it is one lock for the mount; writes never wait for each other.
      */
-    private final ReentrantReadWriteLock sizeChanges = new ReentrantReadWriteLock(true);
-    private final Lock writing = sizeChanges.readLock();
-    private final Lock resizing = sizeChanges.writeLock();
-    /**
-     * The most a file grows while {@link #sizeChanges} is held: the vault writes a grown range as
-     * encrypted zeros, seconds for gigabytes, and every write of the mount waits meanwhile.
-     */
-    static final long GROW_STEP = 64L << 20;
+    private final StampedLock sizeChanges = new StampedLock();
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
         this(backing, handles, changes, StreamTiming.MOUNT);
@@ -208,14 +197,14 @@ final class FileOps {
         changes.begin();
         try {
             synchronized (lostWrites.writeOrder(fh)) {
-                writing.lock();
+                long stamp = sizeChanges.readLock();
                 try {
                     long at = appends ? ch.size() : offset;
                     while (bb.hasRemaining()) {
                         ch.write(bb, at + bb.position());
                     }
                 } finally {
-                    writing.unlock();
+                    sizeChanges.unlockRead(stamp);
                 }
                 lostWrites.wrote(fh, sender);
             }
@@ -363,32 +352,23 @@ final class FileOps {
 
     /**
      * Shrinks, or grows by writing a zero at the new end (NIO's truncate never grows), with no write of
-     * this mount between looking at the size and changing it ({@link #sizeChanges}). A grow goes in
-     * steps of at most {@link #GROW_STEP}, each looking at the size afresh and writing only past the
-     * end it finds, so the writes that waited for one step (any file's) go before the next; a write
-     * past the new size made between two steps ends the grow (it came after the truncate).
+     * this mount between looking at the size and changing it ({@link #sizeChanges}). A large grow
+     * holds up writes to other files meanwhile: the vault stores a grown range as encrypted zeros.
      */
     private void resize(FileChannel ch, long size) throws IOException {
         if (size < 0) {
             throw new IllegalArgumentException("negative size");
         }
-        boolean first = true;
-        while (true) {
-            resizing.lock();
-            try {
-                long current = ch.size();
-                if (first && size < current) {
-                    ch.truncate(size);
-                    return;
-                }
-                if (current >= size) {
-                    return;
-                }
-                ch.write(ByteBuffer.wrap(new byte[1]), Math.min(size, current + GROW_STEP) - 1);
-            } finally {
-                resizing.unlock();
+        long stamp = sizeChanges.writeLock();
+        try {
+            long current = ch.size();
+            if (size < current) {
+                ch.truncate(size);
+            } else if (size > current) {
+                ch.write(ByteBuffer.wrap(new byte[1]), size - 1);
             }
-            first = false;
+        } finally {
+            sizeChanges.unlockWrite(stamp);
         }
     }
 
