@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.StampedLock;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import jnr.ffi.Pointer;
@@ -49,13 +48,6 @@ final class FileOps {
     /** At most this many files stream at once (up to 4 MiB of ring and two threads each); others read directly. */
     static final int MAX_STREAMS = 8;
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
-    /**
-     * Writes hold it shared, size changes alone: growing is "the size is smaller, so write a zero at
-     * the new end", and a write landing between the look and the zero lost its byte there. The
-     * vault's channels offer no grow of their own (NIO's truncate never grows), and a handle does not
-     * say which file it is, so it is one lock for the mount; writes never wait for each other.
-     */
-    private final StampedLock sizeChanges = new StampedLock();
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
         this(backing, handles, changes, StreamTiming.MOUNT);
@@ -197,14 +189,9 @@ final class FileOps {
         changes.begin();
         try {
             synchronized (lostWrites.writeOrder(fh)) {
-                long stamp = sizeChanges.readLock();
-                try {
-                    long at = appends ? ch.size() : offset;
-                    while (bb.hasRemaining()) {
-                        ch.write(bb, at + bb.position());
-                    }
-                } finally {
-                    sizeChanges.unlockRead(stamp);
+                long at = appends ? ch.size() : offset;
+                while (bb.hasRemaining()) {
+                    ch.write(bb, at + bb.position());
                 }
                 lostWrites.wrote(fh, sender);
             }
@@ -351,24 +338,19 @@ final class FileOps {
     }
 
     /**
-     * Shrinks, or grows by writing a zero at the new end (NIO's truncate never grows), with no write of
-     * this mount between looking at the size and changing it ({@link #sizeChanges}). A large grow
-     * holds up writes to other files meanwhile: the vault stores a grown range as encrypted zeros.
+     * Shrinks, or grows by writing a zero at the new end (NIO's truncate never grows). Looking at the
+     * size and changing it needs no lock here: without a writeback cache the kernel holds the file's
+     * inode lock across each write and each truncate, so no write of the same file lands in between.
      */
-    private void resize(FileChannel ch, long size) throws IOException {
+    private static void resize(FileChannel ch, long size) throws IOException {
         if (size < 0) {
             throw new IllegalArgumentException("negative size");
         }
-        long stamp = sizeChanges.writeLock();
-        try {
-            long current = ch.size();
-            if (size < current) {
-                ch.truncate(size);
-            } else if (size > current) {
-                ch.write(ByteBuffer.wrap(new byte[1]), size - 1);
-            }
-        } finally {
-            sizeChanges.unlockWrite(stamp);
+        long current = ch.size();
+        if (size < current) {
+            ch.truncate(size);
+        } else if (size > current) {
+            ch.write(ByteBuffer.wrap(new byte[1]), size - 1); // NIO's truncate never grows
         }
     }
 
