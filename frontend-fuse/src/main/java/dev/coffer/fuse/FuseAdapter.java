@@ -131,7 +131,8 @@ public class FuseAdapter extends FuseStubFS {
      * The kernel asks with a handle when a read passes the size it has, at lseek SEEK_END, and libfuse
      * after a create (fstat(2) asks by name, as getattr). The answer is the handle's file's: the name's
      * attributes with the handle's size, or the handle's alone where the name is gone (unlinked
-     * through the mount: no path; deleted underneath by a sync client: ENOENT, which failed the read).
+     * through the mount: no path; deleted underneath by a sync client: ENOENT, which failed the read)
+     * or holds something else than a file now.
      */
     @Override
     public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
@@ -144,6 +145,12 @@ public class FuseAdapter extends FuseStubFS {
             try {
                 attributes.getattr(path, stat);
             } catch (NoSuchFileException gone) {
+                files.fillUnlinked(fh, stat);
+                return 0;
+            }
+            if ((stat.st_mode.intValue() & FileStat.S_IFMT) != FileStat.S_IFREG) {
+                // The name holds a folder or link now (a sync client): another type would make the
+                // kernel fail the open file's inode, and every read of it, with EIO.
                 files.fillUnlinked(fh, stat);
                 return 0;
             }

@@ -85,6 +85,30 @@ class ReplacedUnderOpenFileMountTest {
         }
     }
 
+    /** As above when the name now holds a folder (the file deleted and a folder made there, not through this mount). */
+    @Test
+    void aDescriptorOpenBeforeItsNameBecameAFolderReadsItsWholeFile() throws Exception {
+        Path file = vm.mnt.resolve("big.bin");
+        byte[] content = content();
+        Files.write(file, content);
+        try (FileChannel open = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer all = ByteBuffer.allocate(content.length + 1);
+            all.limit(8192);
+            open.read(all, 0);
+            Files.delete(vm.fs.getPath("/big.bin"));
+            Files.createDirectory(vm.fs.getPath("/big.bin"));
+            // No stat of the name here: its answer (a folder) would make the kernel fail the file's
+            // inode at once; a read past the size it has asks with the handle instead.
+
+            all.limit(all.capacity());
+            while (open.read(all, all.position()) > 0) {
+                // to the end
+            }
+            assertThat(all.position()).as("bytes read through the descriptor").isEqualTo(content.length);
+            assertThat(java.util.Arrays.copyOf(all.array(), content.length)).isEqualTo(content);
+        }
+    }
+
     /** The kernel sends an append at the name's size, inside the descriptor's file. */
     @Test
     void appendsAfterTheReplacementGoToTheEndOfTheDescriptorsFile() throws Exception {
