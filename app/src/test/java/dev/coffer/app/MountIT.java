@@ -118,6 +118,7 @@ class MountIT {
 
     @Test
     void sigintDoesTheSame() throws Exception {
+        SigintDisposition.assertChildrenCanReceiveSigint();
         Mounted m = mount();
         Files.writeString(m.mountPoint().resolve("x"), "x");
         signal(m.process(), "INT");

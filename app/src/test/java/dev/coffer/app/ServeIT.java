@@ -127,6 +127,7 @@ class ServeIT {
 
     @Test
     void sigintDoesTheSame() throws Exception {
+        SigintDisposition.assertChildrenCanReceiveSigint();
         Serving s = serve("--port", "0");
         assertThat(send("PUT", s.url() + "x.txt", "x").statusCode()).isEqualTo(201);
         signal(s.process(), "INT");
