@@ -312,22 +312,46 @@ final class DavTree {
      * sidecar goes: a server killed at any step leaves the properties with the resource, plus at
      * most a sidecar for a name without a resource, which {@link DeadProperties#clearStale} drops
      * before anything is made there (renamed first, a kill before the sidecar followed left the
-     * moved resource without its properties and them on the old name, for its next resource).
+     * moved resource without its properties and them on the old name, for its next resource). The
+     * sidecar's bytes are copied unparsed, so a damaged one never blocks a move; one that cannot be
+     * read at all (a ciphertext failing authentication) is renamed after the resource instead.
      */
     void move(DavPath from, DavPath to, Target target) throws IOException {
         if (target == Target.FREE) {
-            props.copied(from, to);
-            renameToFree(file(from), to);
-            try {
-                props.deleted(from);
-            } catch (IOException | RuntimeException e) {
-                // The move is done; a sidecar left on the old name is stale and dropped before a resource is made there.
-                LOG.debug("a moved resource's old sidecar stays: {}", e.getClass().getName());
+            if (!props.copiedBytes(from, to)) {
+                moveWithUnreadableSidecar(from, to);
+                return;
             }
+            renameToFree(file(from), to);
+            dropOldSidecar(from);
             return;
         }
         Files.move(file(from), file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         props.moved(from, to);
+    }
+
+    /**
+     * The order before properties went first: the name's stale sidecar goes, the resource is
+     * renamed, then its sidecar (moved as it is, never read). Killed between the renames, the
+     * resource is without it; a failing sidecar rename leaves it on the old name, as a stale one.
+     */
+    private void moveWithUnreadableSidecar(DavPath from, DavPath to) throws IOException {
+        props.clearStale(to);
+        Files.move(file(from), file(to));
+        try {
+            props.moved(from, to);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("a moved resource's unreadable sidecar stays on its old name: {}", e.getClass().getName());
+        }
+    }
+
+    private void dropOldSidecar(DavPath from) {
+        try {
+            props.deleted(from);
+        } catch (IOException | RuntimeException e) {
+            // The move is done; a sidecar left on the old name is stale and dropped before a resource is made there.
+            LOG.debug("a moved resource's old sidecar stays: {}", e.getClass().getName());
+        }
     }
 
     /**

@@ -103,6 +103,28 @@ final class DeadProperties {
         }
     }
 
+    /**
+     * Before a resource moves to a free name: its sidecar's bytes, not parsed, under the new name (a
+     * damaged sidecar must not block the move; its text goes along as it is). None: any sidecar the
+     * new name has goes. False, with nothing changed, if the sidecar is there but cannot be read (a
+     * ciphertext failing authentication): the caller moves it along by renaming instead.
+     */
+    boolean copiedBytes(DavPath from, DavPath to) throws IOException {
+        synchronized (mutex) {
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(sidecarOf(from));
+            } catch (NoSuchFileException e) {
+                clearStale(to);
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+            writeAtomically(sidecarOf(to), bytes);
+            return true;
+        }
+    }
+
     /** After a resource was copied: the copy gets the source's properties (and loses any it had). */
     void copied(DavPath from, DavPath to) throws IOException {
         synchronized (mutex) {
@@ -157,10 +179,14 @@ final class DeadProperties {
         props.forEach((k, v) -> p.setProperty(k.toString(), v));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         p.store(bytes, null);
+        writeAtomically(sidecar, bytes.toByteArray());
+    }
+
+    private static void writeAtomically(Path sidecar, byte[] content) throws IOException {
         Path tmp = sidecar.resolveSibling(SIDECAR_PREFIX + ".tmp-" + UUID.randomUUID());
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(bytes.toByteArray());
+                ByteBuffer b = ByteBuffer.wrap(content);
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
