@@ -123,10 +123,15 @@ final class SetAside {
     /**
      * Puts back what {@link #setAside} moved away from {@code p} (nothing else may be there). Its count
      * is released whatever happens, but what cannot be put back is never deleted: it stays with its
-     * record, and the sweep gives it back (at the clean stop, or the next start).
+     * record, and the sweep gives it back (at the clean stop, or the next start). A name taken
+     * meanwhile (a vault's move reported failed after its rename was made) is refused before any
+     * property moves: the sidecar there is the resource's that took it, the entry keeps its own.
      */
     void putBack(Path entry, DavPath p) throws IOException {
         try {
+            if (Files.exists(tree.file(p), LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException("the name is taken"); // no name: names are the user's secrets
+            }
             giveBackProps(entry, p);
             Files.move(entry, tree.file(p));
             Files.deleteIfExists(recordOf(entry));

@@ -188,6 +188,38 @@ class StaleSidecarTest {
         }
     }
 
+    /**
+     * A put-back whose name was taken meanwhile (a vault's rename into it made but reported failed)
+     * is refused before any property moves: the resource at the name keeps its own, the entry its
+     * own, given back beside it at the next start. Before, the entry's sidecar replaced the name's
+     * first, so the two resources' properties were swapped.
+     */
+    @Test
+    void aPutBackOntoATakenNameLeavesBothResourcesTheirProperties() throws Exception {
+        assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/old", "old-props")).isEqualTo(207);
+        assertThat(dav.send("MKCOL", "/new", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/new", "new-props")).isEqualTo(207);
+        served.server.close();
+        DavTree tree = new DavTree(served.root, DavUrls.random());
+        DavPath old = new DavPath(List.of("old"));
+        Path aside = tree.setAside(old);
+        tree.move(new DavPath(List.of("new")), old, DavTree.Target.FREE); // the rename that was reported failed
+
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> tree.putBack(aside, old)))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+
+        assertThat(tree.props().read(old)).containsValue("new-props").doesNotContainValue("old-props");
+        assertThat(SetAside.propsOf(aside)).exists();
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            DavClient client = new DavClient(next.url());
+            assertThat(DavClient.text(client.send("PROPFIND", "/old", (String) null, "Depth", "0"))).contains("new-props")
+                    .doesNotContain("old-props");
+            assertThat(DavClient.text(client.send("PROPFIND", "/old%20(recovered%20by%20Coffer)", (String) null, "Depth", "0")))
+                    .contains("old-props").doesNotContain("new-props");
+        }
+    }
+
     private static int indexOf(List<String> calls, String operation, String pathEnd) {
         for (int i = 0; i < calls.size(); i++) {
             String c = calls.get(i);
