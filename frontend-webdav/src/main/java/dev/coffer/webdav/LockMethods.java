@@ -76,6 +76,7 @@ final class LockMethods {
             }
             if (!exists) {
                 try {
+                    tree.props().clearStale(p); // a lock-null resource is a new one (davfs2 makes every new file so)
                     Files.createFile(tree.file(p));
                 } catch (FileAlreadyExistsException e) {
                     // created meanwhile by another request: the lock applies to it

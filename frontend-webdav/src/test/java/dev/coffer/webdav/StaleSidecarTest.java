@@ -58,6 +58,17 @@ class StaleSidecarTest {
         assertThat(allprop("/name")).doesNotContain("colour").doesNotContain("stale");
     }
 
+    /** A LOCK of the free name makes an empty file there (davfs2 makes every new file so: LOCK, then PUT). */
+    @Test
+    void aFileMadeByALockOfTheNameHasNoneOfTheOldProperties() throws Exception {
+        leaveStaleSidecar("/name.txt", false);
+
+        assertThat(dav.send("LOCK", "/name.txt", DavClient.lockBody("exclusive")).statusCode()).isEqualTo(201);
+
+        assertThat(allprop("/name.txt")).doesNotContain("colour").doesNotContain("stale");
+        assertThat(served.root.resolve(DeadProperties.SIDECAR_PREFIX + ".name.txt")).doesNotExist();
+    }
+
     @Test
     void aCopyToTheNameHasTheSourcesPropertiesOnly() throws Exception {
         Files.writeString(served.root.resolve("plain.txt"), "plain");
