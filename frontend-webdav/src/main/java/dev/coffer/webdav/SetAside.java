@@ -132,8 +132,7 @@ final class SetAside {
             if (Files.exists(tree.file(p), LinkOption.NOFOLLOW_LINKS)) {
                 throw new FileAlreadyExistsException("the name is taken"); // no name: names are the user's secrets
             }
-            giveBackProps(entry, p);
-            Files.move(entry, tree.file(p));
+            moveInto(entry, p);
             Files.deleteIfExists(recordOf(entry));
         } finally {
             staging.release();
@@ -170,8 +169,7 @@ final class SetAside {
         Optional<DavPath> origin = readRecord(recordOf(entry));
         if (origin.isPresent() && !origin.get().isRoot() && tree.isFolder(origin.get().parent())
                 && !Files.exists(tree.file(origin.get()), LinkOption.NOFOLLOW_LINKS)) {
-            giveBackProps(entry, origin.get());
-            Files.move(entry, tree.file(origin.get()));
+            moveInto(entry, origin.get());
         } else {
             DavPath folder = origin.filter(o -> !o.isRoot()).map(DavPath::parent).filter(tree::isFolder).orElse(DavPath.ROOT);
             String base = origin.filter(o -> !o.isRoot()).map(DavPath::name).orElse("set aside");
@@ -210,23 +208,58 @@ final class SetAside {
             DavPath target = folder.child(base + " (recovered by Coffer" + (k == 1 ? "" : " " + k) + ")");
             if (Files.exists(tree.file(target), LinkOption.NOFOLLOW_LINKS)) {
                 if (k >= 100) {
-                    throw new FileAlreadyExistsException(base);
+                    throw new FileAlreadyExistsException("no free name"); // not the name: names are the user's secrets
                 }
                 continue;
             }
-            if (Files.exists(propsOf(entry), LinkOption.NOFOLLOW_LINKS)) {
-                giveBackProps(entry, target);
-            } else {
-                tree.props().clearStale(target); // its own sidecar is not here: a dead resource's left for the name is not taken over
+            if (!Files.exists(propsOf(entry), LinkOption.NOFOLLOW_LINKS) && !Files.exists(recordOf(entry), LinkOption.NOFOLLOW_LINKS)) {
+                // Legacy (no record, no sidecar of its own): a dead resource's sidecar left for the name is not taken over. With
+                // a record, a start killed after giving its sidecar to this name left it here: it is the entry's own.
+                tree.props().clearStale(target);
             }
             try {
-                Files.move(entry, tree.file(target)); // refused, not replacing, if the name is taken
+                moveInto(entry, target); // refused, not replacing, if the name is taken
                 return;
             } catch (FileAlreadyExistsException e) {
                 if (k >= 100) {
                     throw e;
                 }
             }
+        }
+    }
+
+    /**
+     * Gives {@code entry} the free name {@code p}, its sidecar first ({@link #giveBackProps}). If the
+     * rename fails with the entry still in place, its sidecar goes back beside it (best effort), so
+     * it is not left on a name the entry may never take.
+     */
+    private void moveInto(Path entry, DavPath p) throws IOException {
+        boolean ownProps = Files.exists(propsOf(entry), LinkOption.NOFOLLOW_LINKS);
+        giveBackProps(entry, p);
+        try {
+            Files.move(entry, tree.file(p));
+        } catch (IOException | RuntimeException e) {
+            if (ownProps) {
+                takeBackProps(entry, p, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Undoes {@link #giveBackProps} after the entry's rename failed; failures are added to {@code e}. */
+    private void takeBackProps(Path entry, DavPath p, Exception e) {
+        try {
+            if (!Files.exists(entry, LinkOption.NOFOLLOW_LINKS) || Files.exists(propsOf(entry), LinkOption.NOFOLLOW_LINKS)) {
+                return; // the rename was made after all (a vault's failed folder fsync): the sidecar there is its own
+            }
+            Path sidecar = tree.props().sidecarOf(p);
+            if (Files.exists(sidecar, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(sidecar, propsOf(entry));
+            } else {
+                writeForced(propsOf(entry), new byte[0]);
+            }
+        } catch (IOException | RuntimeException x) {
+            e.addSuppressed(x);
         }
     }
 

@@ -231,6 +231,31 @@ class StaleSidecarTest {
         }
     }
 
+    /**
+     * A start that gives back a set-aside folder beside its taken name, killed after its sidecar went
+     * to the recovered name and before the folder followed (state made here), leaves the sidecar
+     * there: the next start must keep it, it is the folder's own. Before, that start found no
+     * {@code ENTRY.props} and dropped it as a dead resource's.
+     */
+    @Test
+    void aStartKilledAfterGivingASetAsideItsPropertiesKeepsThemAtTheNextStart() throws Exception {
+        assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
+        assertThat(patch("/old", "old-props")).isEqualTo(207);
+        served.server.close();
+        Path entry = new DavTree(served.root, DavUrls.random()).setAside(new DavPath(List.of("old")));
+        Files.createDirectory(served.root.resolve("old")); // its replacement took the name, then killed
+        Files.move(SetAside.propsOf(entry), served.root.resolve(DeadProperties.SIDECAR_PREFIX + ".old (recovered by Coffer)"));
+        // ... the next start moved its sidecar to the recovered name, and was killed before the folder followed
+
+        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
+            DavClient client = new DavClient(next.url());
+            var recovered = client.send("PROPFIND", "/old%20(recovered%20by%20Coffer)", (String) null, "Depth", "0");
+            assertThat(recovered.statusCode()).isEqualTo(207);
+            assertThat(DavClient.text(recovered)).contains("old-props");
+            assertThat(DavClient.text(client.send("PROPFIND", "/old", (String) null, "Depth", "0"))).doesNotContain("old-props");
+        }
+    }
+
     private static int indexOf(List<String> calls, String operation, String pathEnd) {
         for (int i = 0; i < calls.size(); i++) {
             String c = calls.get(i);
