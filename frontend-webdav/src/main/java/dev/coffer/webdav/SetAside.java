@@ -52,10 +52,21 @@ final class SetAside {
     /**
      * An entry a version before session 34 set aside beside its target (a hidden {@code
      * .coffer-dav-aside-UUID} in the target's folder, without a record of its name) and a killed
-     * server left there. Entries in the staging folder are never listed as members.
+     * server left there. Only that exact form: a file of the user's own made through FUSE (which
+     * does not reserve the prefix) under another name with the prefix is left alone. Entries in the
+     * staging folder are never listed as members.
      */
     static boolean isLegacyEntryName(String name) {
-        return name.startsWith(DeadProperties.RESERVED_PREFIX + KIND + "-");
+        String prefix = DeadProperties.RESERVED_PREFIX + KIND + "-";
+        if (!name.startsWith(prefix)) {
+            return false;
+        }
+        String rest = name.substring(prefix.length());
+        try {
+            return java.util.UUID.fromString(rest).toString().equals(rest);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     static Path recordOf(Path entry) {

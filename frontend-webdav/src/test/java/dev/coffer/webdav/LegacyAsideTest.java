@@ -68,6 +68,23 @@ class LegacyAsideTest {
     }
 
     /** Milton answers a PROPFIND naming a DAV: extension property (its listing is FolderResource's): it gives back too. */
+    /** Only the exact form an older version made: a user's own file with the prefix (made through FUSE) is left as it is. */
+    @Test
+    void aListingLeavesAFileNamedWithThePrefixButNoUuidAlone() throws Exception {
+        Path sub = Files.createDirectory(served.root.resolve("sub"));
+        List<String> own = List.of(DeadProperties.RESERVED_PREFIX + "aside-my-notes.txt",
+                DeadProperties.RESERVED_PREFIX + "aside-0B7F1C52-9A0E-4A4E-8F3C-2F0D8C1E5A11",
+                DeadProperties.RESERVED_PREFIX + "aside-0b7f1c52-9a0e-4a4e-8f3c-2f0d8c1e5a11.txt");
+        for (String name : own) {
+            Files.writeString(sub.resolve(name), "mine");
+        }
+
+        assertThat(new DavClient(served.url()).send("PROPFIND", "/sub/", (String) null, "Depth", "1").statusCode()).isEqualTo(207);
+
+        assertThat(names(sub)).containsExactlyInAnyOrderElementsOf(own);
+        assertThat(SetAside.isLegacyEntryName(LEFTOVER)).isTrue();
+    }
+
     @Test
     void aListingMiltonAnswersGivesBackToo() throws Exception {
         Path sub = Files.createDirectory(served.root.resolve("sub"));
