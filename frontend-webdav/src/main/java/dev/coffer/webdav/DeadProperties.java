@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ final class DeadProperties {
             if (Files.exists(src)) {
                 Files.move(src, dst, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } else {
-                Files.deleteIfExists(dst);
+                deleteIfAny(dst);
             }
         }
     }
@@ -118,6 +119,10 @@ final class DeadProperties {
                 clearStale(to);
                 return true;
             } catch (IOException | RuntimeException e) {
+                if (isNameTooLong(e)) { // it cannot have one
+                    clearStale(to);
+                    return true;
+                }
                 return false;
             }
             writeAtomically(sidecarOf(to), bytes);
@@ -140,16 +145,33 @@ final class DeadProperties {
      * does not inherit its properties. Only a name without a resource loses a sidecar here.
      */
     void clearStale(DavPath p) throws IOException {
+        deleted(p);
+    }
+
+    /**
+     * After a resource was deleted. A name within 18 bytes of the 255-byte limit cannot have a
+     * sidecar (its sidecar's name is too long to be made): the file system's refusal means none.
+     */
+    void deleted(DavPath p) throws IOException {
         synchronized (mutex) {
-            Files.deleteIfExists(sidecarOf(p));
+            deleteIfAny(sidecarOf(p));
         }
     }
 
-    /** After a resource was deleted. */
-    void deleted(DavPath p) throws IOException {
-        synchronized (mutex) {
-            Files.deleteIfExists(sidecarOf(p));
+    private static void deleteIfAny(Path sidecar) throws IOException {
+        try {
+            Files.deleteIfExists(sidecar);
+        } catch (FileSystemException e) {
+            if (!isNameTooLong(e)) {
+                throw e;
+            }
         }
+    }
+
+    /** ENAMETOOLONG's "File name too long" (a plain folder), or the vault's "name too long". */
+    private static boolean isNameTooLong(Exception e) {
+        return e instanceof FileSystemException f && f.getReason() != null
+                && f.getReason().toLowerCase(java.util.Locale.ROOT).contains("name too long");
     }
 
     private static Map<QName, String> load(Path sidecar) throws IOException {
@@ -159,6 +181,11 @@ final class DeadProperties {
             bytes = Files.readAllBytes(sidecar);
         } catch (NoSuchFileException e) {
             return out;
+        } catch (FileSystemException e) {
+            if (isNameTooLong(e)) {
+                return out; // a name that cannot have a sidecar has none
+            }
+            throw e;
         }
         Properties p = new Properties();
         try (InputStream in = new ByteArrayInputStream(bytes)) {
@@ -172,7 +199,7 @@ final class DeadProperties {
 
     private static void store(Path sidecar, Map<QName, String> props) throws IOException {
         if (props.isEmpty()) {
-            Files.deleteIfExists(sidecar);
+            deleteIfAny(sidecar);
             return;
         }
         Properties p = new Properties();

@@ -42,6 +42,35 @@ class PlainFolderTest {
         server.close();
     }
 
+    /**
+     * A name of 238 to 255 bytes cannot have a sidecar in a plain folder (its name would pass 255
+     * bytes): making, moving, copying and deleting such a resource works as before sidecars were
+     * cleared at free names (in session 36 PUT and MKCOL answered 400 there).
+     */
+    @Test
+    void resourcesWithNamesTooLongForASidecarAreMadeMovedAndDeleted() throws Exception {
+        String file = "a".repeat(245);
+        String folder = "b".repeat(238);
+        String moved = "c".repeat(255);
+
+        assertThat(dav.send("PUT", "/" + file, "long").statusCode()).isEqualTo(201);
+        assertThat(dav.send("MKCOL", "/" + folder, (String) null).statusCode()).isEqualTo(201);
+        assertThat(dav.send("MOVE", "/" + file, (String) null, "Destination", dav.url("/" + moved)).statusCode()).isEqualTo(201);
+        assertThat(dav.send("COPY", "/" + moved, (String) null, "Destination", dav.url("/" + file)).statusCode()).isEqualTo(201);
+        assertThat(dav.send("DELETE", "/" + folder, (String) null).statusCode()).isEqualTo(204);
+
+        assertThat(Files.readString(root.resolve(moved))).isEqualTo("long");
+        assertThat(Files.readString(root.resolve(file))).isEqualTo("long");
+        assertThat(root.resolve(folder)).doesNotExist();
+
+        assertThat(dav.send("PROPPATCH", "/plain.txt", "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\">"
+                + "<D:set><D:prop><k xmlns=\"urn:k\">v</k></D:prop></D:set></D:propertyupdate>").statusCode()).isEqualTo(207);
+        assertThat(dav.send("MOVE", "/plain.txt", (String) null, "Destination", dav.url("/" + folder)).statusCode()).isEqualTo(400);
+        assertThat(Files.readString(root.resolve("plain.txt"))).isEqualTo("inside");
+        assertThat(root.resolve(".coffer-dav-props.plain.txt")).exists();
+        assertThat(root.resolve(folder)).doesNotExist();
+    }
+
     @Test
     void servesAPlainFolder() throws Exception {
         assertThat(DavClient.text(dav.send("GET", "/plain.txt", (String) null))).isEqualTo("inside");
