@@ -179,7 +179,15 @@ final class DavServlet extends HttpServlet {
             return;
         }
         if (ours.isPresent()) {
-            propfind.propfind(resp, p, attrs.get(), depth.equals("1"), ours.get(), form);
+            try {
+                propfind.propfind(resp, p, attrs.get(), depth.equals("1"), ours.get(), form);
+            } catch (NoSuchFileException e) {
+                if (resp.isCommitted() || tree.attributes(p).isPresent()) {
+                    throw e;
+                }
+                resp.reset();
+                bare(resp, 404); // moved or deleted while it was listed
+            }
         } else {
             milton.process(new ServletRequest(new BufferedBody(req, body), getServletContext()), new ServletResponse(new DavLevel(resp)));
         }

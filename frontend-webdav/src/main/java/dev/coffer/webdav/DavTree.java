@@ -161,10 +161,12 @@ final class DavTree {
         if (m.legacyAsides().isEmpty()) {
             return m;
         }
+        boolean moved = false;
         for (Path entry : m.legacyAsides()) {
-            asides.giveBackLegacy(entry, folder);
+            moved |= asides.giveBackLegacy(entry, folder);
         }
-        return FolderMembers.of(file(folder));
+        // Listed again only if something was given back: the folder may have been moved or deleted meanwhile.
+        return moved ? FolderMembers.of(file(folder)) : m;
     }
 
     /** At start: gives back what an older version left set aside in the root (other folders: when listed, {@link #members}). */

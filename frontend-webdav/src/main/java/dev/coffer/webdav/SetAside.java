@@ -196,21 +196,24 @@ final class SetAside {
      * it is never deleted but made visible beside it as {@code set aside (recovered by Coffer)},
      * under the commit lock (a write of the folder like any other). Logged without names (they are
      * the user's secrets); a failure is logged once per server and leaves it hidden for a later try.
+     * Returns whether it was moved (by this call).
      */
-    void giveBackLegacy(Path entry, DavPath folder) {
+    boolean giveBackLegacy(Path entry, DavPath folder) {
         try {
             synchronized (tree.commitLock()) {
                 if (!Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
-                    return; // given back by another listing meanwhile
+                    return false; // given back by another listing meanwhile
                 }
                 moveToFreeName(entry, folder, "set aside");
             }
             LOG.info("a file or folder an earlier Coffer version had set aside is back as 'set aside (recovered by Coffer)' in its folder");
+            return true;
         } catch (IOException | RuntimeException e) {
             if (legacyFailureLogged.compareAndSet(false, true)) {
                 LOG.warn("a file or folder an earlier Coffer version had set aside could not be given back (tried again at the next listing): {}",
                         e.getClass().getName());
             }
+            return false;
         }
     }
 

@@ -99,6 +99,59 @@ class LegacyAsideTest {
         assertThat(names(sub)).containsExactly("set aside (recovered by Coffer)");
     }
 
+    /** A listing whose give-back moved nothing (here: refused) lists the folder once: nothing changed to list again. */
+    @Test
+    void aListingThatGaveNothingBackListsTheFolderOnce() throws Exception {
+        dev.coffer.core.nio.RecordingFileSystem rec = new dev.coffer.core.nio.RecordingFileSystem();
+        Path plain = Files.createDirectory(tmp.resolve("plain"));
+        Files.createDirectory(plain.resolve("sub"));
+        Files.writeString(plain.resolve("sub/" + LEFTOVER), "precious");
+        rec.deleteFails = p -> p.getFileName().toString().endsWith("(recovered by Coffer)"); // its name's stale-sidecar check
+        try (WebDavServer server = WebDavServer.start(rec.wrap(plain), 0)) {
+            rec.listed.clear();
+
+            assertThat(new DavClient(server.url()).send("PROPFIND", "/sub/", (String) null, "Depth", "1").statusCode()).isEqualTo(207);
+
+            assertThat(rec.listed).containsExactly(plain.resolve("sub").toString());
+            assertThat(plain.resolve("sub/" + LEFTOVER)).exists();
+        }
+    }
+
+    /**
+     * A folder moved or deleted while a listing gives back what it held answers 404 (it is gone),
+     * never 409; what was given back goes along with the folder.
+     */
+    @Test
+    void aFolderMovedOrDeletedWhileItsListingGivesBackAnswers404Or207() throws Exception {
+        DavClient dav = new DavClient(served.url());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 30; i++) {
+                Path sub = Files.createDirectory(served.root.resolve("s" + i));
+                for (int j = 0; j < 20; j++) {
+                    Files.writeString(sub.resolve("m" + j), "m");
+                }
+                Files.writeString(sub.resolve(DeadProperties.RESERVED_PREFIX + "aside-" + java.util.UUID.randomUUID()), "precious");
+                boolean delete = i % 2 == 1;
+                String path = "/s" + i;
+                var listing = pool.submit(() -> dav.send("PROPFIND", path + "/", (String) null, "Depth", "1").statusCode());
+                var change = pool.submit(() -> delete ? dav.send("DELETE", path, (String) null).statusCode()
+                        : dav.send("MOVE", path, (String) null, "Destination", dav.url("/t" + path.substring(2))).statusCode());
+
+                assertThat(change.get()).isIn(201, 204);
+                assertThat(listing.get()).as("round %d", i).isIn(207, 404);
+                if (!delete) {
+                    try (Stream<Path> moved = Files.list(served.root.resolve("t" + i))) {
+                        assertThat(moved.map(f -> f.getFileName().toString())
+                                .filter(n -> n.startsWith(DeadProperties.RESERVED_PREFIX + "aside-") || n.startsWith("set aside"))).hasSize(1);
+                    }
+                }
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();
