@@ -184,7 +184,7 @@ final class DavTree {
     }
 
     /** Deletes what {@link #setAside} moved away (its replacement is in place). */
-    void discard(Path aside) throws IOException {
+    void discard(Path aside) {
         asides.discard(aside);
     }
 

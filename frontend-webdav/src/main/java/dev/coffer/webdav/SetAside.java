@@ -153,14 +153,18 @@ final class SetAside {
     /**
      * Deletes what {@link #setAside} moved away (its replacement is in place): first renamed to an
      * entry the sweep deletes (one rename), so a crash while deleting never has a half-deleted
-     * folder given back. A failure to delete is no failure of the request: the next start finishes it.
+     * folder given back. A failure is no failure of the request (its replacement is in place): it is
+     * logged (its kind only) and the next start's sweep finishes (an entry still there with its
+     * record is given back beside the new resource as {@code NAME (recovered by Coffer)}, never lost).
      */
-    void discard(Path entry) throws IOException {
+    void discard(Path entry) {
         Path trash = staging.freshName("delete");
         try {
             Files.move(entry, trash);
             Files.deleteIfExists(recordOf(entry));
             Files.deleteIfExists(propsOf(entry));
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("an overwritten resource was not discarded (the next start's sweep ends it): {}", e.getClass().getName());
         } finally {
             try {
                 staging.end(trash);
