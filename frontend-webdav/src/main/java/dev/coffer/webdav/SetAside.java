@@ -199,7 +199,7 @@ final class SetAside {
      * before the new resource was in place) or what it had replaced (killed before deleting it), so
      * it is never deleted but made visible beside it as {@code set aside (recovered by Coffer)},
      * under the commit lock (a write of the folder like any other). Logged without names (they are
-     * the user's secrets); a failure is logged once per server and leaves it hidden for a later try.
+     * the user's secrets) at WARN; a failure is logged once per server and leaves it hidden for a later try.
      * Returns whether it was moved (by this call).
      */
     boolean giveBackLegacy(Path entry, DavPath folder) {
@@ -210,7 +210,8 @@ final class SetAside {
                 }
                 moveToFreeName(entry, folder, "set aside");
             }
-            LOG.info("a file or folder an earlier Coffer version had set aside is back as 'set aside (recovered by Coffer)' in its folder");
+            // WARN, Coffer's default level: the user should learn that something reappeared (no name: names are secrets).
+            LOG.warn("a file or folder an earlier Coffer version had set aside is back as 'set aside (recovered by Coffer)' in its folder");
             return true;
         } catch (IOException | RuntimeException e) {
             if (legacyFailureLogged.compareAndSet(false, true)) {

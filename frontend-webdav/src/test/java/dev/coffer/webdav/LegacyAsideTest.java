@@ -152,6 +152,29 @@ class LegacyAsideTest {
         }
     }
 
+    /** The give-back is logged at WARN, Coffer's default level (it was at INFO: never shown), without the name. */
+    @Test
+    void aGiveBackIsLoggedAtWarnWithoutNames() throws Exception {
+        Path sub = Files.createDirectory(served.root.resolve("Secret Plans"));
+        Files.writeString(sub.resolve(LEFTOVER), "precious");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        assertThat(root.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        events.start();
+        root.addAppender(events);
+        try {
+            assertThat(new DavClient(served.url()).send("PROPFIND", "/Secret%20Plans/", (String) null, "Depth", "1").statusCode()).isEqualTo(207);
+        } finally {
+            root.detachAppender(events);
+        }
+
+        assertThat(names(sub)).containsExactly("set aside (recovered by Coffer)");
+        assertThat(events.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(m -> assertThat(m).contains("recovered by Coffer"))
+                .allSatisfy(m -> assertThat(m).doesNotContain("Secret").doesNotContain("precious").doesNotContain(LEFTOVER));
+    }
+
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();
