@@ -105,8 +105,8 @@ class UploadTempsTest {
     /**
      * The commit lock is held for the checks and the rename only, never while a body comes in: with
      * a PUT's body half sent (it waits for the rest), writes of other resources (PROPPATCH, PUT,
-     * MKCOL, LOCK, MOVE, DELETE) are answered at once; and with a PROPPATCH's body half sent, a PUT
-     * lands. Each must answer within 10 s although the slow request never finishes meanwhile.
+     * MKCOL, LOCK, MOVE, DELETE) are answered at once. Each must answer within 10 s although the
+     * slow request never finishes meanwhile.
      */
     @Test
     @Timeout(120)
@@ -128,10 +128,40 @@ class UploadTempsTest {
             assertThat(within(pool, () -> dav.send("DELETE", "/gone.txt", (String) null))).isEqualTo(204);
 
             assertThat(put.finish()).isEqualTo(201);
+        } finally {
+            pool.shutdownNow();
         }
-        try (SlowPut patch = SlowPut.start(served, "PROPPATCH", "/big.bin", set.getBytes(StandardCharsets.UTF_8))) {
-            assertThat(within(pool, () -> dav.send("PUT", "/after.txt", "after"))).isEqualTo(201);
-            assertThat(patch.finish()).isEqualTo(207);
+    }
+
+    /**
+     * The PROPPATCH half: over a {@link dev.coffer.core.nio.RecordingFileSystem}, the test waits for
+     * the PROPPATCH's stat of its resource (its checks, right before it reads its body, with nothing
+     * taken in between) before it sends the PUT. Before, it sent the PUT at once, which could be
+     * answered before the PROPPATCH was even dispatched, so that half could pass testing nothing.
+     */
+    @Test
+    @Timeout(120)
+    void aPropPatchWhoseBodyIsStillComingHoldsUpNoOtherWrite() throws Exception {
+        dev.coffer.core.nio.RecordingFileSystem rec = new dev.coffer.core.nio.RecordingFileSystem();
+        Path plain = Files.createDirectory(tmp.resolve("plain"));
+        Files.writeString(plain.resolve("patched.txt"), "patched");
+        String set = "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
+                + "<Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>";
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try (WebDavServer server = WebDavServer.start(rec.wrap(plain), 0)) {
+            DavClient client = new DavClient(server.url());
+            String target = plain.resolve("patched.txt").toString();
+            rec.statted.clear();
+            try (SlowPut patch = SlowPut.start(server, "PROPPATCH", "/patched.txt", set.getBytes(StandardCharsets.UTF_8))) {
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while (!rec.statted.contains(target)) {
+                    assertThat(System.nanoTime()).as("the PROPPATCH reached its checks").isLessThan(deadline);
+                    Thread.sleep(5);
+                }
+                assertThat(within(pool, () -> client.send("PUT", "/after.txt", "after"))).isEqualTo(201);
+                assertThat(patch.finish()).isEqualTo(207);
+            }
+            assertThat(DavClient.text(client.send("PROPFIND", "/patched.txt", (String) null, "Depth", "0"))).contains("blue");
         } finally {
             pool.shutdownNow();
         }
@@ -228,10 +258,14 @@ class UploadTempsTest {
         }
 
         static SlowPut start(ServedVault served, String method, String path, byte[] body) throws IOException {
-            Socket s = new Socket(InetAddress.getLoopbackAddress(), served.server.port());
+            return start(served.server, method, path, body);
+        }
+
+        static SlowPut start(WebDavServer server, String method, String path, byte[] body) throws IOException {
+            Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
             s.setSoTimeout(30_000);
-            String head = method + " " + java.net.URI.create(served.url()).getPath().replaceAll("/$", "") + path + " HTTP/1.1\r\n"
-                    + RawHttp.host(served.server.port()) + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+            String head = method + " " + java.net.URI.create(server.url()).getPath().replaceAll("/$", "") + path + " HTTP/1.1\r\n"
+                    + RawHttp.host(server.port()) + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
             int half = Math.min(HALF, body.length / 2);
             OutputStream out = s.getOutputStream();
             out.write(head.getBytes(StandardCharsets.ISO_8859_1));
