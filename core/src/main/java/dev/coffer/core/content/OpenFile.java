@@ -721,6 +721,8 @@ public final class OpenFile implements java.io.Closeable {
                         inPlaceLast == oldLast && copyHolds(oldLast, cachedLastUnit, oldSize)
                                 ? java.util.Arrays.copyOf(lastUnit, lastUnitLength) : null);
                 byte[] oldRetagUnit = retagUnit == null ? null : retagUnit.clone();
+                long newUnitsAt = layout.storedUnitOffset(oldLast + 1);
+                byte[] mergedTail = dirty.last() > oldLast ? mergedTail(oldLast, oldSize, cachedLastUnit) : null;
                 restoringOnFailure(oldLength, () -> {
                     writeUnits(Math.max(dirty.first(), oldLast + 1), dirty.last(), newSize, data, oldUnits, null, null);
                     writeUnits(dirty.first(), inPlaceLast, newSize, data, oldUnits, null, inPlace);
@@ -729,7 +731,10 @@ public final class OpenFile implements java.io.Closeable {
                     }
                     cut.run();
                 }, () -> {
-                    inPlace.putBack();
+                    inPlace.putBack(); // may hold the merged tail as overwritten: it goes back after
+                    if (mergedTail != null) {
+                        writeFully(ByteBuffer.wrap(mergedTail), newUnitsAt);
+                    }
                     if (oldRetagUnit != null) {
                         writeFully(ByteBuffer.wrap(oldRetagUnit), layout.storedUnitOffset(dirty.retag()));
                     }
@@ -743,6 +748,29 @@ public final class OpenFile implements java.io.Closeable {
         assert !(rekey && retagUnit != null) : "a new file key rewrites every unit: nothing to re-tag";
         size = newSize;
         lastUnitIndex = recordedLastUnit;
+    }
+
+    /**
+     * The stored bytes of unit {@code oldLast}, the last of a file of {@code oldSize}, that lie where
+     * unit {@code oldLast + 1} starts, or null when there are none: a merged last unit ({@code S + r},
+     * 1 <= r <= 15) has its last r bytes there. A change that adds units writes them first, over
+     * those bytes, and only then rewrites (and keeps, to put back) the old last unit: without this
+     * copy a failure in between (a full disk, EIO) cut the file back to a last unit whose end was
+     * gone (SIV_XTSHMAC: failed authentication; SIV_XTS: garbage from byte 4080). Taken from the copy
+     * of the last unit this object wrote if it holds that unit, else read back (at most 15 bytes).
+     */
+    private byte[] mergedTail(long oldLast, long oldSize, long cachedLastUnit) throws IOException {
+        long next = layout.storedUnitOffset(oldLast + 1);
+        int overlap = (int) (layout.ciphertextLength(oldSize) - next);
+        if (overlap <= 0) {
+            return null;
+        }
+        if (copyHolds(oldLast, cachedLastUnit, oldSize)) {
+            return java.util.Arrays.copyOfRange(lastUnit, lastUnitLength - overlap, lastUnitLength);
+        }
+        byte[] tail = new byte[overlap];
+        readFully(ByteBuffer.wrap(tail), next);
+        return tail;
     }
 
     /**

@@ -406,6 +406,64 @@ class DiskFullTest {
     }
 
     /**
+     * A file of 4096 + 10 bytes has a merged last unit ({@code S + 10}) whose last 10 stored bytes lie
+     * where unit 1 starts. A change that adds units (an append, a gathering one, a growing truncate)
+     * writes them first, over those 10 bytes, and rewrites the old last unit after. If it fails in
+     * between, on a full disk (the bytes inside the file land, the growth fails) or on a
+     * copy-on-write store at the rewrite, the old last unit must come back whole: before, nothing
+     * kept those 10 bytes (or the in-place backup, reading the unit back, kept them overwritten), so
+     * it failed authentication (SIV_XTS: garbage from byte 4080). With its copy at hand (the unit
+     * written by this object) and opened again (the bytes read back).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "true, APPEND, FULL", "true, GATHERING, FULL", "true, GROW, FULL", "true, APPEND, COPY_ON_WRITE",
+        "false, APPEND, FULL", "false, GATHERING, FULL", "false, GROW, FULL", "false, APPEND, COPY_ON_WRITE"})
+    void aChangeAddingUnitsAfterAMergedLastUnitThatFailsLeavesThatUnitWhole(boolean authenticated, String change,
+            String store) throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        SectorLayout layout = keys.layout();
+        byte[] old = new byte[4096 + 10];
+        new Random(7).nextBytes(old);
+        int added = 5000;
+        long newUnitsLength = layout.ciphertextLength(old.length + added) - layout.storedUnitOffset(1);
+        FileChange adding = switch (change) {
+            case "APPEND" -> f -> f.append(ByteBuffer.wrap(new byte[added]));
+            case "GATHERING" -> f -> f.append(new ByteBuffer[] {ByteBuffer.wrap(new byte[3000]),
+                    ByteBuffer.wrap(new byte[added - 3000])}, 0, 2, Long.MAX_VALUE);
+            default -> f -> f.setSize(old.length + added);
+        };
+        for (boolean openedAgain : new boolean[] {false, true}) {
+            Path file = tmp.resolve("merged-" + openedAgain + ".c9r");
+            SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+            OpenFile f = new OpenFile(ch, keys, "/f", false);
+            f.write(ByteBuffer.wrap(old), 0);
+            if (openedAgain) {
+                f.close();
+                ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+                f = new OpenFile(ch, keys, "/f", false);
+            }
+            if (store.equals("FULL")) {
+                ch.setGrowthOnly(true);
+                ch.setBudget(0);
+            } else {
+                ch.setBudget(newUnitsLength); // the new units fit, the rewrite of unit 0 does not
+                ch.setBudgetAfterFailure(Integer.MAX_VALUE);
+            }
+            OpenFile changed = f;
+            assertThatThrownBy(() -> adding.apply(changed)).as("opened again: %s", openedAgain)
+                    .hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(old.length);
+            assertThat(firstDifference(readAll(f), old)).as("opened again: %s", openedAgain).isEqualTo(-1);
+            f.close();
+            try (OpenFile g = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+                assertThat(g.size()).isEqualTo(old.length);
+                assertThat(firstDifference(readAll(g), old)).as("opened again: %s, reopened", openedAgain).isEqualTo(-1);
+            }
+        }
+    }
+
+    /**
      * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
      * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
      * hold its first {@code newUnits} units new and the rest old, at the old size, read by this
