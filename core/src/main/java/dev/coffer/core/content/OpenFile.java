@@ -163,6 +163,13 @@ public final class OpenFile implements java.io.Closeable {
     private long recordedLastUnit = -1;
     /** The largest buffer an {@link InPlaceBackup} took for this file, in bytes (under the write lock). */
     private int largestInPlaceBackup;
+    /**
+     * Set when the cut that undoes a failed change failed too (EIO): stored bytes may then lie past
+     * the length of {@link #size} (after a first write, past an empty file). The next change takes
+     * the path that ends with the cut, also an empty file's first write, which otherwise never cuts
+     * (no syscall for it on the normal path); cleared once a change has succeeded.
+     */
+    private boolean cutOwed;
 
     /**
      * Opens the ciphertext of an existing or new file. A damaged length or header fails here with
@@ -662,7 +669,7 @@ public final class OpenFile implements java.io.Closeable {
         // From here until this change succeeds, the cached last unit may not be what is stored.
         lastUnitIndex = -1;
         recordedLastUnit = -1;
-        if (dirty != null && !rekey && dirty.first() > oldLast && retagsFromCopy(dirty.retag(), cachedLastUnit, oldSize)) {
+        if (dirty != null && !rekey && !cutOwed && dirty.first() > oldLast && retagsFromCopy(dirty.retag(), cachedLastUnit, oldSize)) {
             appendUnits(oldSize, newSize, data, dirty);
             return;
         }
@@ -671,6 +678,7 @@ public final class OpenFile implements java.io.Closeable {
             ciphertext.truncate(0);
             destroyCryptor();
             size = 0;
+            cutOwed = false;
             return;
         }
         List<OldUnit> oldUnits = readOldCleartext(dirty, oldSize, newSize, data, cachedLastUnit);
@@ -695,7 +703,13 @@ public final class OpenFile implements java.io.Closeable {
                     cryptor = sealed.cryptor();
                     header = sealed.header().clone();
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                    restoringOnFailure(0, () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null), null);
+                    boolean owed = cutOwed;
+                    restoringOnFailure(0, () -> {
+                        writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null);
+                        if (owed) {
+                            cut.run(); // what a failed undo left behind the empty file
+                        }
+                    }, null);
                 } else {
                     rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> {
                         writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null);
@@ -748,6 +762,7 @@ public final class OpenFile implements java.io.Closeable {
         assert !(rekey && retagUnit != null) : "a new file key rewrites every unit: nothing to re-tag";
         size = newSize;
         lastUnitIndex = recordedLastUnit;
+        cutOwed = false; // every path here ended with the cut
     }
 
     /**
@@ -837,7 +852,7 @@ public final class OpenFile implements java.io.Closeable {
         long oldSize = size;
         // An append up to a batch of units can still hold up to 15 bytes more (a merged tail):
         // beyond the queue's buffers it takes the unqueued path.
-        if (appendQueue == null || oldSize == 0 || newSize <= oldSize || data.length() == 0
+        if (appendQueue == null || cutOwed || oldSize == 0 || newSize <= oldSize || data.length() == 0
                 || data.length() > appendQueue.capacity()) {
             return false;
         }
@@ -943,6 +958,7 @@ public final class OpenFile implements java.io.Closeable {
         }
         pending = null;
         IOException failure = own.awaitAndDiscard();
+        cutOwed |= own.cutFailed();
         if (failure != null) {
             e.addSuppressed(failure);
         }
@@ -979,6 +995,7 @@ public final class OpenFile implements java.io.Closeable {
                 write.run();
                 IOException lost = write.awaitAndUndo(); // cuts the file back unless its units are all written
                 if (lost != null) {
+                    cutOwed |= write.cutFailed(); // the runner owns the append state; awaitIdle publishes it
                     throw lost;
                 }
                 continue;
@@ -1066,6 +1083,7 @@ public final class OpenFile implements java.io.Closeable {
     private void finish(PendingWrite write) throws IOException {
         IOException failure = write.awaitAndUndo();
         if (failure != null) {
+            cutOwed |= write.cutFailed();
             lastUnitIndex = -1;
             size = write.restoreSize;
             throw failure;
@@ -1121,7 +1139,7 @@ public final class OpenFile implements java.io.Closeable {
         } catch (IOException | RuntimeException e) {
             try {
                 writeFully(ByteBuffer.wrap(overwritten), 0);
-                ciphertext.truncate(oldLength);
+                cutBack(oldLength);
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -1147,13 +1165,27 @@ public final class OpenFile implements java.io.Closeable {
             action.run();
         } catch (IOException | RuntimeException e) {
             try {
-                ciphertext.truncate(oldLength);
+                cutBack(oldLength);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            try {
                 if (putBack != null) {
-                    putBack.run();
+                    putBack.run(); // also after a failed cut: the old units are read at the old size
                 }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            throw e;
+        }
+    }
+
+    /** Cuts the ciphertext back to {@code length} to undo a failed change; if that fails, the next change owes the cut. */
+    private void cutBack(long length) throws IOException {
+        try {
+            ciphertext.truncate(length);
+        } catch (IOException e) {
+            cutOwed = true;
             throw e;
         }
     }

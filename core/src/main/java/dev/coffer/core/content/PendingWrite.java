@@ -62,6 +62,8 @@ final class PendingWrite implements Runnable {
      * running: from then on its failure is an earlier write lost, not that call's own failure.
      */
     private boolean answered;
+    /** Set (by the thread that undoes this write) when its cut back failed. */
+    private boolean cutFailed;
 
     /**
      * @param buffer        stored units at offset 0 ({@code unitsLength} bytes), and the re-tagged old
@@ -167,10 +169,20 @@ final class PendingWrite implements Runnable {
      * is the last one again.
      */
     private void restore() throws IOException {
-        channel.truncate(restoreLength);
+        try {
+            channel.truncate(restoreLength);
+        } catch (IOException e) {
+            cutFailed = true;
+            throw e;
+        }
         if (oldTag != null) {
             writeFully(ByteBuffer.wrap(oldTag), retagPosition + retagLength - oldTag.length);
         }
+    }
+
+    /** Whether the cut back to {@link #restoreLength} failed: stored bytes may lie past it. */
+    boolean cutFailed() {
+        return cutFailed;
     }
 
     /** The call that started this write has returned while it runs (see {@link #answered}). */

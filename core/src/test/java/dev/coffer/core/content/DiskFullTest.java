@@ -464,6 +464,42 @@ class DiskFullTest {
     }
 
     /**
+     * A write that fails on a full disk is undone by a cut, and that cut fails too (EIO): stored bytes
+     * remain past the file's length. The next write, shorter, must still end the ciphertext at its
+     * own length: before, an empty file's first write (which does not cut on its normal path) and an
+     * append of new units left that stale tail, so the file came back with a wrong size and garbage.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"true, 0", "false, 0", "true, 8192", "false, 8192"})
+    void aWriteAfterAnUndoWhoseCutFailedStillEndsTheFileAtItsLength(boolean authenticated, int oldSize)
+            throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled(oldSize, 'o');
+        byte[] small = filled(100, 's');
+        byte[] expected = Arrays.copyOf(old, oldSize + small.length);
+        System.arraycopy(small, 0, expected, oldSize, small.length);
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setBudget(20_000);
+            ch.setCutsFail(true);
+            assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[30_000]), oldSize))
+                    .hasMessageContaining("No space left");
+            assertThat(f.size()).isEqualTo(oldSize);
+            ch.setCutsFail(false);
+            ch.setBudget(Integer.MAX_VALUE);
+            f.write(ByteBuffer.wrap(small), oldSize);
+            assertThat(f.size()).isEqualTo(expected.length);
+        }
+        assertThat(java.nio.file.Files.size(file)).isEqualTo(keys.layout().ciphertextLength(expected.length));
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(f.size()).isEqualTo(expected.length);
+            assertThat(readAll(f)).isEqualTo(expected);
+        }
+    }
+
+    /**
      * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
      * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
      * hold its first {@code newUnits} units new and the rest old, at the old size, read by this
