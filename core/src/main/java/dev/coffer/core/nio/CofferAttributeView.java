@@ -39,12 +39,19 @@ final class CofferAttributeView implements PosixFileAttributeView {
     @Override
     public PosixFileAttributes readAttributes() throws IOException {
         fs.checkOpen();
-        return fs.attributes.read(fs.resolver.existing(path, follow));
+        return closingAware(() -> fs.attributes.read(fs.resolver.existing(path, follow)));
     }
 
     @Override
     public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) throws IOException {
         fs.checkWritable();
+        closingAware(() -> {
+            storeTimes(lastModifiedTime, lastAccessTime, createTime);
+            return null;
+        });
+    }
+
+    private void storeTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) throws IOException {
         Located l = fs.resolver.existing(path, follow);
         Path carrier = fs.attributes.attributeCarrier(l);
         OpenFile open = l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.FILE ? fs.openFiles.get(carrier) : null;
@@ -59,18 +66,24 @@ final class CofferAttributeView implements PosixFileAttributeView {
     @Override
     public void setPermissions(Set<PosixFilePermission> perms) throws IOException {
         fs.checkWritable();
-        Located l = fs.resolver.existing(path, follow);
-        if (l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.SYMLINK) {
-            return; // symlink permissions are not stored (like Linux, where they are always 0777)
-        }
-        Files.setPosixFilePermissions(fs.attributes.attributeCarrier(l), perms);
+        closingAware(() -> {
+            Located l = fs.resolver.existing(path, follow);
+            if (l.entry() == null || l.entry().type() != dev.coffer.core.names.EntryType.SYMLINK) {
+                // symlink permissions are not stored (like Linux, where they are always 0777)
+                Files.setPosixFilePermissions(fs.attributes.attributeCarrier(l), perms);
+            }
+            return null;
+        });
     }
 
     @Override
     public void setGroup(GroupPrincipal group) throws IOException {
         fs.checkWritable();
-        Files.getFileAttributeView(fs.attributes.attributeCarrier(fs.resolver.existing(path, follow)),
-                PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setGroup(group);
+        closingAware(() -> {
+            Files.getFileAttributeView(fs.attributes.attributeCarrier(fs.resolver.existing(path, follow)),
+                    PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setGroup(group);
+            return null;
+        });
     }
 
     @Override
@@ -81,7 +94,27 @@ final class CofferAttributeView implements PosixFileAttributeView {
     @Override
     public void setOwner(UserPrincipal owner) throws IOException {
         fs.checkWritable();
-        Files.setOwner(fs.attributes.attributeCarrier(fs.resolver.existing(path, follow)), owner);
+        closingAware(() -> Files.setOwner(fs.attributes.attributeCarrier(fs.resolver.existing(path, follow)), owner));
+    }
+
+    /** A step of this view that may throw. */
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code step}, which works without the structure lock: a failure because the file system
+     * closed under it (a destroyed key, a closed file) is thrown as ClosedFileSystemException, as by
+     * every call after the close, not as IllegalStateException "SIV key destroyed".
+     */
+    private <T> T closingAware(Step<T> step) throws IOException {
+        try {
+            return step.run();
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e);
+            throw e;
+        }
     }
 
     /** Views typed as basic only, for file systems without POSIX underneath. */
