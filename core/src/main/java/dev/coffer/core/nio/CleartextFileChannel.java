@@ -13,8 +13,10 @@ import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
  * A {@link FileChannel} on a cleartext file: its own position, mode and append flag over the
@@ -30,6 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CleartextFileChannel extends FileChannel {
     private static final int TRANSFER_CHUNK = 128 * 1024;
+    /** Makes the cleartext buffer of a transfer; a test's seam. */
+    private IntFunction<ByteBuffer> transferBuffers = ByteBuffer::allocate;
 
     private final OpenFiles registry;
     private final OpenFiles.Handle handle;
@@ -330,21 +334,25 @@ final class CleartextFileChannel extends FileChannel {
 
     @Override
     public long transferTo(long pos, long count, WritableByteChannel target) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
-        long done = 0;
-        while (done < count) {
-            buf.clear().limit((int) Math.min(buf.capacity(), count - done));
-            int n = read(buf, pos + done);
-            if (n <= 0) {
-                break;
+        ByteBuffer buf = transferBuffers.apply((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
+        try {
+            long done = 0;
+            while (done < count) {
+                buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+                int n = read(buf, pos + done);
+                if (n <= 0) {
+                    break;
+                }
+                buf.flip();
+                while (buf.hasRemaining()) {
+                    target.write(buf);
+                }
+                done += n;
             }
-            buf.flip();
-            while (buf.hasRemaining()) {
-                target.write(buf);
-            }
-            done += n;
+            return done;
+        } finally {
+            Arrays.fill(buf.array(), (byte) 0); // cleartext: none stays in the heap, also after a failure
         }
-        return done;
     }
 
     @Override
@@ -359,18 +367,27 @@ final class CleartextFileChannel extends FileChannel {
         if (pos > file.size()) {
             return 0; // FileChannel's contract (and the default provider): past the end, nothing is transferred
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
-        long done = 0;
-        while (done < count) {
-            buf.clear().limit((int) Math.min(buf.capacity(), count - done));
-            int n = src.read(buf);
-            if (n <= 0) {
-                break;
+        ByteBuffer buf = transferBuffers.apply((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
+        try {
+            long done = 0;
+            while (done < count) {
+                buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+                int n = src.read(buf);
+                if (n <= 0) {
+                    break;
+                }
+                buf.flip();
+                done += write(buf, pos + done);
             }
-            buf.flip();
-            done += write(buf, pos + done);
+            return done;
+        } finally {
+            Arrays.fill(buf.array(), (byte) 0); // cleartext: none stays in the heap, also after a failure
         }
-        return done;
+    }
+
+    /** Tests: makes the cleartext buffers of {@link #transferTo} and {@link #transferFrom} (heap, so they can be zeroed). */
+    void transferBuffers(IntFunction<ByteBuffer> buffers) {
+        transferBuffers = buffers;
     }
 
     @Override
