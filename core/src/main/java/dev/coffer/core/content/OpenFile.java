@@ -170,6 +170,12 @@ public final class OpenFile implements java.io.Closeable {
      * (no syscall for it on the normal path); cleared once a change has succeeded.
      */
     private boolean cutOwed;
+    /**
+     * Set while a gathering append writes its buffers one by one: the batch one leaves running
+     * behind is not answered yet (the call has not returned), so its failure stays the call's own,
+     * and none is queued (a queued append counts as answered).
+     */
+    private boolean answersDeferred;
 
     /**
      * Opens the ciphertext of an existing or new file. A damaged length or header fails here with
@@ -423,6 +429,10 @@ public final class OpenFile implements java.io.Closeable {
         lock.lock();
         try {
             long at = size;
+            if (length == 1) {
+                write(srcs[offset], at, failuresSeen); // nothing to join
+                return at;
+            }
             if (total <= (long) BATCH * SectorLayout.SECTOR) {
                 byte[] joined = new byte[(int) total];
                 try {
@@ -439,14 +449,45 @@ public final class OpenFile implements java.io.Closeable {
                 }
                 return at;
             }
-            for (int i = offset; i < offset + length; i++) {
-                if (srcs[i].hasRemaining()) { // an empty one would be a flush point (it drains)
-                    write(srcs[i], size, failuresSeen);
+            // The batch a buffer leaves running behind stays this call's until it returns: its
+            // failure, found by the next buffer's write, is this call's own, not an earlier write lost.
+            answersDeferred = true;
+            try {
+                for (int i = offset; i < offset + length; i++) {
+                    if (srcs[i].hasRemaining()) { // an empty one would be a flush point (it drains)
+                        write(srcs[i], size, failuresSeen);
+                    }
                 }
+            } catch (IOException | RuntimeException | Error e) {
+                awaitOwnPending(e);
+                throw e;
+            } finally {
+                answersDeferred = false;
+            }
+            PendingWrite left = pending;
+            if (left != null) {
+                left.markAnswered(); // this call returns while its last batch is written
             }
             return at;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * After a gathering append failed: waits for the batch an earlier buffer of it left running
+     * behind, if any (a later buffer failed before it waited); a failure of that batch is undone
+     * and added to {@code e}, as this call's own.
+     */
+    private void awaitOwnPending(Throwable e) {
+        PendingWrite own = pending;
+        if (own != null && !own.answered()) {
+            pending = null;
+            try {
+                finish(own);
+            } catch (IOException | RuntimeException | Error failure) {
+                e.addSuppressed(failure);
+            }
         }
     }
 
@@ -806,7 +847,7 @@ public final class OpenFile implements java.io.Closeable {
             throw e;
         }
         PendingWrite left = pending;
-        if (left != null) {
+        if (left != null && !answersDeferred) {
             left.markAnswered(); // this call returns while its last batch is written: a failure now loses acknowledged bytes
         }
         size = newSize;
@@ -852,7 +893,7 @@ public final class OpenFile implements java.io.Closeable {
         long oldSize = size;
         // An append up to a batch of units can still hold up to 15 bytes more (a merged tail):
         // beyond the queue's buffers it takes the unqueued path.
-        if (appendQueue == null || cutOwed || oldSize == 0 || newSize <= oldSize || data.length() == 0
+        if (appendQueue == null || cutOwed || answersDeferred || oldSize == 0 || newSize <= oldSize || data.length() == 0
                 || data.length() > appendQueue.capacity()) {
             return false;
         }

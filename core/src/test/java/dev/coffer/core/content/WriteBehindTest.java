@@ -147,6 +147,32 @@ class WriteBehindTest {
         }
     }
 
+    /**
+     * A gathering append above 128 KiB writes its buffers one by one; the batch the first buffer
+     * leaves running behind belongs to the call until it returns. Its failure, found by the next
+     * buffer's write, is the call's own, counted nowhere: before, it was reported as an earlier
+     * write lost and counted, so other channels reported the loss of bytes no call acknowledged.
+     */
+    @org.junit.jupiter.api.Test
+    void aLargeGatheringAppendWhoseFirstBufferFailsBehindFailsWithItsOwnError() throws IOException {
+        byte[] first = random(BATCH, 1);
+        SpaceLimitedChannel ch = channel(tmp.resolve("g.c9r"));
+        try (OpenFile f = new OpenFile(ch, keys(true), "/f", false)) {
+            f.write(ByteBuffer.wrap(first), 0);
+            ch.setBudget(0);
+            ch.setWriteDelayMillis(50); // the first buffer's batch is still running when the second comes
+            ByteBuffer[] record = {ByteBuffer.wrap(random(BATCH, 2)), ByteBuffer.wrap(random(BATCH, 3))};
+            assertThatThrownBy(() -> f.append(record, 0, 2, Long.MAX_VALUE)).isInstanceOf(IOException.class)
+                    .isNotInstanceOf(EarlierWriteLostException.class).hasMessageContaining("No space left");
+            assertThat(f.undoneFailures()).as("its own failure: not counted for other channels").isZero();
+            assertThat(f.size()).isEqualTo(BATCH);
+            ch.setWriteDelayMillis(0);
+            ch.setBudget(Long.MAX_VALUE);
+            f.write(ByteBuffer.allocate(0), 0); // nothing left over to throw
+            assertThat(readAll(f)).isEqualTo(first);
+        }
+    }
+
     /** SIV_XTS appends are written before the call returns: a full disk fails that very call. */
     @org.junit.jupiter.api.Test
     void sivXtsAppendsFailInTheCallThatMakesThem() throws IOException {
