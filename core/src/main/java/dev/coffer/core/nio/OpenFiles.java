@@ -80,88 +80,216 @@ final class OpenFiles {
 
     /**
      * Opens (or joins) the file at {@code ciphertextPath}; {@code options} apply to the ciphertext channel
-     * when first opened. The path's file key is read here, under this registry's monitor, which Coffer's
-     * own renames hold too ({@link #exclusively}): a key read earlier (by the lookup) may be stale. Only a
-     * foreign replacement between the channel's open and the key's read, microseconds, goes unseen.
-     * {@code attrs} go to the ciphertext channel's open (with CREATE_NEW: the new file's permissions).
+     * when first opened. {@code attrs} go to the ciphertext channel's open (with CREATE_NEW: the new
+     * file's permissions).
+     *
+     * <p>A join first checks the open file's header ({@link OpenFile#holdsStoredHeader}) outside this
+     * registry's monitor: the check waits for the file's writes to drain (a long write, the write
+     * behind, queued appends), and every open, close and stat of every other file needs the monitor.
+     * The candidate is pinned meanwhile (a reference, so its last channel cannot close it), and the join
+     * is finished only if it is still registered afterwards; else the open starts over.
      */
-    synchronized Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
-                             FileAttribute<?>... attrs) throws IOException {
+    Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
+                FileAttribute<?>... attrs) throws IOException {
+        while (true) {
+            Candidate c = openOrPin(ciphertextPath, options, cleartextPath, truncate, attrs);
+            if (c.opened != null) {
+                return c.opened;
+            }
+            boolean holds;
+            try {
+                holds = c.pinned.file.holdsStoredHeader();
+            } catch (IOException | RuntimeException e) {
+                if (abandon(c, e)) {
+                    throw closedAfter(e);
+                }
+                throw e;
+            }
+            Handle joined = finishJoin(c, holds, ciphertextPath, options, cleartextPath);
+            if (joined == null) {
+                continue; // rewritten in place, or moved, replaced or deleted meanwhile: look again
+            }
+            if (truncate) {
+                try {
+                    joined.file.setSize(0); // waits for the file's writes: also outside the monitor
+                } catch (IOException | RuntimeException e) {
+                    if (abandon(new Candidate(null, joined, null), e)) {
+                        throw closedAfter(e);
+                    }
+                    throw e;
+                }
+            }
+            return joined;
+        }
+    }
+
+    /**
+     * An open file made by {@link #openOrPin} ({@code opened}, counted), or one to join ({@code pinned},
+     * counted as the pin) with the ciphertext channel the open made to find it by file key ({@code ch};
+     * null if it was found by path).
+     */
+    private record Candidate(Handle opened, Handle pinned, FileChannel ch) {
+    }
+
+    /**
+     * Under the monitor: the open file at {@code ciphertextPath} (by path, else by the file key of a
+     * channel opened there), pinned; or, if there is none, a new open file, registered.
+     */
+    private synchronized Candidate openOrPin(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath,
+                                             boolean truncate, FileAttribute<?>... attrs) throws IOException {
         if (closed) {
             throw new ClosedFileSystemException();
         }
         Handle h = byPath.get(ciphertextPath);
-        if (h != null && h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
-            byPath.remove(ciphertextPath); // replaced or deleted underneath: its channels keep their file
-            h = null;
+        if (h != null) {
+            h.refs++;
+            return new Candidate(null, h, null);
         }
-        if (h != null && !h.file.holdsStoredHeader()) {
-            forget(h); // rewritten in place underneath: a new open file reads the new header
-            h = null;
+        FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
+        Object fileKey = keyOfOpened(ch, ciphertextPath); // before the file takes a keyed cryptor
+        Handle renamed = fileKey == null ? null : byKey.get(fileKey);
+        if (renamed != null) {
+            renamed.refs++;
+            return new Candidate(null, renamed, ch);
         }
-        if (h == null) {
-            FileChannel ch = FileChannel.open(ciphertextPath, options, attrs);
-            Object fileKey = keyOfOpened(ch, ciphertextPath); // before the file takes a keyed cryptor
-            Handle renamed = fileKey == null ? null : byKey.get(fileKey);
-            if (renamed != null && !holdsStoredHeader(renamed, ch)) {
-                forget(renamed);
-                renamed = null;
-            }
-            if (renamed != null) {
-                joinRenamed(renamed, ch, ciphertextPath, options, cleartextPath, truncate);
-                renamed.refs++;
-                return renamed;
-            }
-            // A file this open made is empty: truncating it would cost three system calls for nothing.
-            boolean made = options.contains(StandardOpenOption.CREATE_NEW);
-            OpenFile file = null;
-            try {
-                file = new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath));
-                h = new Handle(file, fileKey, ciphertextPath);
-                h.writable = options.contains(StandardOpenOption.WRITE);
-            } catch (IOException | RuntimeException e) {
-                try {
-                    if (file != null) {
-                        file.close(); // gives its cryptor back, destroyed
-                    } else {
-                        ch.close();
-                    }
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
-            byPath.put(ciphertextPath, h);
-            if (fileKey != null) {
-                byKey.put(fileKey, h);
-            }
-        } else {
-            if (!h.writable && options.contains(StandardOpenOption.WRITE)) {
-                // A writer joins a file first opened read-only: it may be writable now (chmod). If it is
-                // not, this open throws AccessDeniedException, never a write NonWritableChannelException.
-                h.file.useWritable(FileChannel.open(ciphertextPath, StandardOpenOption.READ, StandardOpenOption.WRITE));
-                h.writable = true;
-            }
-            if (truncate) {
-                h.file.setSize(0);
-            }
-        }
-        h.refs++;
-        return h;
-    }
-
-    /** {@link OpenFile#holdsStoredHeader} of {@code h}; closes {@code ch} if it fails. */
-    private static boolean holdsStoredHeader(Handle h, FileChannel ch) throws IOException {
+        // A file this open made is empty: truncating it would cost three system calls for nothing.
+        boolean made = options.contains(StandardOpenOption.CREATE_NEW);
+        OpenFile file = null;
         try {
-            return h.file.holdsStoredHeader();
+            file = new OpenFile(ch, keys, cleartextPath, truncate && !made, freeSpaceOf(ciphertextPath));
+            h = new Handle(file, fileKey, ciphertextPath);
+            h.writable = options.contains(StandardOpenOption.WRITE);
         } catch (IOException | RuntimeException e) {
             try {
-                ch.close();
+                if (file != null) {
+                    file.close(); // gives its cryptor back, destroyed
+                } else {
+                    ch.close();
+                }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
+        byPath.put(ciphertextPath, h);
+        if (fileKey != null) {
+            byKey.put(fileKey, h);
+        }
+        h.refs++;
+        return new Candidate(h, null, null);
+    }
+
+    /**
+     * Under the monitor again, after the header check ({@code holds}): joins the pinned candidate if it
+     * still holds its header and is still the open file of the path (whose file key is read here, under
+     * the monitor Coffer's own renames hold too ({@link #exclusively}): only a foreign replacement in
+     * the microseconds until the open returns goes unseen) or of the channel's file key. Else unpins it
+     * and returns null: the open starts over.
+     */
+    private synchronized Handle finishJoin(Candidate c, boolean holds, Path ciphertextPath, Set<? extends OpenOption> options,
+                                           String cleartextPath) throws IOException {
+        Handle h = c.pinned;
+        boolean joins;
+        try {
+            if (closed) {
+                throw new ClosedFileSystemException(); // closeAll closed it, or will: no channel outlives the close
+            }
+            if (!holds) {
+                forget(h); // rewritten in place underneath: a new open file reads the new header
+            }
+            joins = holds && stillRegistered(c, ciphertextPath);
+        } catch (IOException | RuntimeException e) {
+            if (abandonLocked(c, e)) {
+                throw closedAfter(e);
+            }
+            throw e;
+        }
+        if (!joins) {
+            try {
+                unpinLocked(h);
+            } finally {
+                if (c.ch != null) {
+                    c.ch.close();
+                }
+            }
+            return null;
+        }
+        try {
+            if (c.ch != null) {
+                joinRenamed(h, c.ch, ciphertextPath, options, cleartextPath);
+            } else if (!h.writable && options.contains(StandardOpenOption.WRITE)) {
+                // A writer joins a file first opened read-only: it may be writable now (chmod). If it is
+                // not, this open throws AccessDeniedException, never a write NonWritableChannelException.
+                h.file.useWritable(FileChannel.open(ciphertextPath, StandardOpenOption.READ, StandardOpenOption.WRITE));
+                h.writable = true;
+            }
+            return h; // the pin is this open's reference
+        } catch (IOException | RuntimeException e) {
+            abandonLocked(c, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Whether the pinned candidate is still the open file of the channel's file key, or of the path
+     * (which must still name its file: else it is taken off the path, whose channels keep their file).
+     */
+    private boolean stillRegistered(Candidate c, Path ciphertextPath) throws IOException {
+        Handle h = c.pinned;
+        if (c.ch != null) {
+            return byKey.get(h.fileKey) == h;
+        }
+        if (byPath.get(ciphertextPath) != h) {
+            return false;
+        }
+        if (h.fileKey != null && !h.holds(fileKeyOrNull(ciphertextPath))) {
+            byPath.remove(ciphertextPath); // replaced or deleted underneath
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Drops the pin (at none left: forgets and closes the open file) and the channel of {@code c} after
+     * {@code e}, whose suppressed failures they add; true if the file system is closing, whose
+     * {@link ClosedFileSystemException} the open then throws (its close may have closed the file under
+     * the check).
+     */
+    private synchronized boolean abandon(Candidate c, Throwable e) {
+        return abandonLocked(c, e);
+    }
+
+    private boolean abandonLocked(Candidate c, Throwable e) {
+        try {
+            unpinLocked(c.pinned);
+        } catch (IOException | RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+        if (c.ch != null) {
+            try {
+                c.ch.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+        return closed;
+    }
+
+    private void unpinLocked(Handle h) throws IOException {
+        if (--h.refs == 0) {
+            forget(h);
+            h.file.close();
+        }
+    }
+
+    /** What an open that failed with {@code e} while the file system was closing throws: the close. */
+    private static ClosedFileSystemException closedAfter(Exception e) {
+        if (e instanceof ClosedFileSystemException closing) {
+            return closing;
+        }
+        ClosedFileSystemException closing = new ClosedFileSystemException();
+        closing.addSuppressed(e);
+        return closing;
     }
 
     /**
@@ -200,7 +328,7 @@ final class OpenFiles {
      * {@code ch} becomes its writable channel if it has none yet, else is closed.
      */
     private void joinRenamed(Handle h, FileChannel ch, Path ciphertextPath, Set<? extends OpenOption> options,
-                             String cleartextPath, boolean truncate) throws IOException {
+                             String cleartextPath) throws IOException {
         if (byPath.get(h.ciphertextPath) == h) {
             byPath.remove(h.ciphertextPath);
         }
@@ -212,9 +340,6 @@ final class OpenFiles {
             h.writable = true;
         } else {
             ch.close();
-        }
-        if (truncate) {
-            h.file.setSize(0);
         }
     }
 

@@ -1,0 +1,111 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.coffer.core.content.OpenFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An open that joins an open file checks its header, which waits for the file's writes to drain (a
+ * long write, the write behind, queued appends). It waits outside the registry of open files: every
+ * open, close and stat of every other file needs that registry (an indexer reopening a file cp is
+ * writing must not freeze {@code ls -l} of the whole mount).
+ */
+class JoinWhileWritingTest {
+    @TempDir
+    Path tmp;
+    private Path vault;
+    private CofferFileSystem fs;
+
+    @BeforeEach
+    void vault() throws IOException {
+        vault = tmp.resolve("v");
+        fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    @Test
+    void anOpenOfAnotherFileIsNotHeldUpByAJoinWaitingForALongWrite() throws Exception {
+        Files.writeString(fs.getPath("/b.txt"), "bee");
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try (FileChannel a = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            a.write(ByteBuffer.wrap(new byte[5000]));
+            ReentrantReadWriteLock lock = lockOf(openFile(a));
+            CompletableFuture<Void> writing = new CompletableFuture<>();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            // Stands for a long write of a.txt (a big write call, a write behind on a slow store): it holds a.txt's lock.
+            Future<?> longWrite = pool.submit(() -> {
+                lock.writeLock().lock();
+                try {
+                    writing.complete(null);
+                    done.get(20, TimeUnit.SECONDS);
+                } finally {
+                    lock.writeLock().unlock();
+                }
+                return null;
+            });
+            writing.get(5, TimeUnit.SECONDS);
+            Future<Long> joiner = pool.submit(() -> {
+                try (FileChannel again = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ)) {
+                    return again.size();
+                }
+            });
+            Thread.sleep(300); // the joiner now waits for a.txt's lock
+            Future<Long> other = pool.submit(() -> {
+                try (FileChannel b = FileChannel.open(fs.getPath("/b.txt"), StandardOpenOption.READ)) {
+                    return b.size() + Files.size(fs.getPath("/b.txt"));
+                }
+            });
+            try {
+                assertThat(other.get(3, TimeUnit.SECONDS)).as("an open and a stat of b.txt, not held up by a.txt's write")
+                        .isEqualTo(6);
+                assertThat(joiner.isDone()).as("the join waits for the write").isFalse();
+            } finally {
+                done.complete(null);
+                longWrite.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(joiner.get(10, TimeUnit.SECONDS)).as("the join, once the write is done").isEqualTo(5000);
+            assertThat(fs.openFiles.get(payloadOf(a))).as("still one open file for a.txt").isSameAs(openFile(a));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(fs.openFiles.isEmptyForTests()).isTrue();
+    }
+
+    private Path payloadOf(FileChannel ch) throws IOException {
+        try (var all = Files.walk(vault)) {
+            return all.filter(p -> p.toString().endsWith(".c9r")).filter(p -> fs.openFiles.get(p) != null).findFirst()
+                    .orElseThrow();
+        }
+    }
+
+    private OpenFile openFile(FileChannel ch) throws IOException {
+        return fs.openFiles.get(payloadOf(ch));
+    }
+
+    private static ReentrantReadWriteLock lockOf(OpenFile file) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = OpenFile.class.getDeclaredField("rwLock");
+        f.setAccessible(true);
+        return (ReentrantReadWriteLock) f.get(file);
+    }
+}
