@@ -609,13 +609,16 @@ public final class OpenFile implements java.io.Closeable {
     }
 
     /**
-     * Whether the ciphertext still starts with this file's header (one read of 48 bytes): false once
-     * another program rewrote the file in place (a sync client: same inode, new header), whose units
-     * this object's cryptor and cached last unit no longer fit. An empty file's header is not used (its
-     * next write makes a new one): then the ciphertext must still hold no unit (one {@code fstat}
-     * instead). Under the read lock, once no write runs behind: only a write changes the header.
-     * Once false, this object refuses every change: it would encrypt units of the new content under
-     * the old header's key, destroying them.
+     * Whether the ciphertext still starts with this file's header (one read of 48 bytes) and is as long
+     * as this object's size makes it (one {@code fstat}): false once another program rewrote the file
+     * in place (a sync client: same inode), with a new header, whose units this object's cryptor and
+     * cached last unit no longer fit, or with the same header and another length (another device
+     * appended to or cut the file, applied with rsync {@code --inplace}), whose size and last unit this
+     * object's are not. A same-length rewrite with the same header goes unseen. An empty file's header
+     * is not used (its next write makes a new one): then the ciphertext must still hold no unit (the
+     * {@code fstat} alone). Under the read lock, once no write runs behind: only a write changes the
+     * header or the length. Once false, this object refuses every change: it would encrypt units of
+     * the new content under the old header's key, or re-tag another device's last unit, destroying them.
      */
     public boolean holdsStoredHeader() throws IOException {
         lockForReading();
@@ -630,7 +633,8 @@ public final class OpenFile implements java.io.Closeable {
             while (stored.hasRemaining() && ciphertext.read(stored, stored.position()) >= 0) {
                 // reads until the header is complete or the file ends
             }
-            boolean holds = !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header);
+            boolean holds = !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header)
+                    && ciphertext.size() == layout.ciphertextLength(size); // else appended or cut elsewhere
             rewrittenUnderneath |= !holds;
             return holds;
         } finally {

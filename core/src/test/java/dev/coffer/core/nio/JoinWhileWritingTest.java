@@ -92,6 +92,84 @@ class JoinWhileWritingTest {
         assertThat(fs.openFiles.isEmptyForTests()).isTrue();
     }
 
+    /**
+     * No false alarm: one channel appends (write behind, queued appends) and truncates while other
+     * threads keep joining the file and reading its size; the header and length check of each join
+     * must never find it rewritten by another program (its writer's next change would be refused).
+     */
+    @Test
+    void joinsDuringAppendsNeverFindTheFileRewritten() throws Exception {
+        joinsDuringAppends(fs);
+    }
+
+    @Test
+    void joinsDuringAppendsNeverFindTheFileRewrittenSivXts() throws Exception {
+        try (CofferFileSystem xts = CofferFileSystems.create(tmp.resolve("x"), "pass phrase".toCharArray(),
+                new dev.coffer.core.vault.VaultCreationOptions(dev.coffer.core.vault.CipherCombo.SIV_XTS, 1 << 14, 220))) {
+            joinsDuringAppends(xts);
+        }
+    }
+
+    private static void joinsDuringAppends(CofferFileSystem fs) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger joins = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        long written = 0;
+        Path big = fs.getPath("/big.bin");
+        try (FileChannel w = FileChannel.open(big, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            Future<?> joiner = pool.submit(() -> {
+                while (!stop.get()) {
+                    try (FileChannel r = FileChannel.open(big, StandardOpenOption.READ)) {
+                        joins.incrementAndGet();
+                        r.read(ByteBuffer.allocate(100), 0);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                        return;
+                    }
+                }
+            });
+            Future<?> stat = pool.submit(() -> {
+                while (!stop.get()) {
+                    try {
+                        Files.size(big);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                        return;
+                    }
+                }
+            });
+            byte[] chunk = new byte[128 * 1024];
+            int round = 0;
+            while ((System.nanoTime() < deadline || joins.get() <= 10) && failure.get() == null) {
+                if (++round % 50 == 0) {
+                    w.truncate(0); // then starts again from an empty file: a new header
+                    w.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5}), 0); // SIV_XTS: a tiny file, rekeyed
+                    w.write(ByteBuffer.wrap(new byte[] {6, 7, 8}), 5);
+                    written = 8;
+                }
+                java.util.Arrays.fill(chunk, (byte) round);
+                ByteBuffer b = ByteBuffer.wrap(chunk);
+                while (b.hasRemaining()) {
+                    w.write(b, written + b.position());
+                }
+                written += chunk.length;
+            }
+            stop.set(true);
+            joiner.get(10, TimeUnit.SECONDS);
+            stat.get(10, TimeUnit.SECONDS);
+            w.force(true);
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(joins.get()).isGreaterThan(10);
+        assertThat(fs.openFiles.isEmptyForTests()).isTrue();
+        assertThat(Files.size(big)).isEqualTo(written);
+    }
+
     private Path payloadOf(FileChannel ch) throws IOException {
         try (var all = Files.walk(vault)) {
             return all.filter(p -> p.toString().endsWith(".c9r")).filter(p -> fs.openFiles.get(p) != null).findFirst()

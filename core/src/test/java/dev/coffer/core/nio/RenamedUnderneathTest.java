@@ -127,6 +127,54 @@ class RenamedUnderneathTest {
         assertThat(Files.readAllBytes(fs.getPath("/a.txt"))).as("after the stale channel's close").isEqualTo(expected);
     }
 
+    /**
+     * Another device appended to the same file (an append keeps the file's header) and a sync client
+     * applied that in place (rsync or rclone {@code --inplace}: same inode): the header still matches,
+     * but the open file's size and cached last unit are stale, and an append through it would re-tag
+     * over the other device's units. A later open must see the stored length and not join it.
+     */
+    @Test
+    void anOpenOfAFileAppendedInPlaceByAnotherDeviceSeesTheNewSize() throws IOException {
+        byte[] expected = ("a".repeat(10_000) + "b".repeat(5_000) + "c").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Files.write(fs.getPath("/a.txt"), java.util.Arrays.copyOf(expected, 10_000));
+        Path device2 = tmp.resolve("v2");
+        copyTree(vault, device2);
+        try (FileChannel first = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            first.read(ByteBuffer.allocate(100), 9_950); // the open file now holds the last unit too
+            try (CofferFileSystem fs2 = CofferFileSystems.open(device2, "pass phrase".toCharArray(), false)) {
+                Files.write(fs2.getPath("/a.txt"), java.util.Arrays.copyOfRange(expected, 10_000, 15_000), StandardOpenOption.APPEND);
+            }
+            Path mine = TestVaults.onlyCiphertextFile(vault);
+            byte[] theirs = Files.readAllBytes(TestVaults.onlyCiphertextFile(device2));
+            assertThat(java.util.Arrays.copyOf(theirs, 48)).as("an append keeps the header")
+                    .isEqualTo(java.util.Arrays.copyOf(Files.readAllBytes(mine), 48));
+            try (FileChannel inPlace = FileChannel.open(mine, StandardOpenOption.WRITE)) {
+                inPlace.write(ByteBuffer.wrap(theirs), 0);
+            }
+            try (FileChannel second = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                assertThat(second.size()).as("the stored file holds 15000 bytes").isEqualTo(15_000);
+                second.write(ByteBuffer.wrap(new byte[] {'c'}), 15_000);
+            }
+            assertThatThrownBy(() -> first.write(ByteBuffer.wrap(new byte[] {'x'}), 10_000))
+                    .as("the stale open file would re-tag over the other device's units")
+                    .isInstanceOf(IOException.class).hasMessageContaining("rewritten by another program");
+        }
+        assertThat(Files.readAllBytes(fs.getPath("/a.txt"))).isEqualTo(expected);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
     /** As above, for a file open while empty: it has no header to compare, but now holds units. */
     @Test
     void anOpenOfAnEmptyFileFilledInPlaceReadsTheNewContent() throws IOException {
