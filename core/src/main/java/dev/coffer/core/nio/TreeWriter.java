@@ -20,9 +20,14 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -59,6 +64,9 @@ final class TreeWriter {
         try {
             buildEntry(slot, l);
         } catch (IOException | RuntimeException e) {
+            if (storageAttrs.length > 0) {
+                letOwnerEmpty(storage, e);
+            }
             removeUnused(storage, e); // the name is taken, or the parent's storage vanished (a sync client)
             throw e;
         }
@@ -87,6 +95,29 @@ final class TreeWriter {
             }
             Files.createDirectories(parent);
             Files.createDirectory(storage, attrs);
+        }
+    }
+
+    /**
+     * Gives the owner back write and search permission on a new storage folder that was given the
+     * folder's permissions ({@code mkdir -m 555}) before its entry could not be made: else a user
+     * other than root could not delete its {@code dirid.c9r}, and {@link #removeUnused} left it.
+     */
+    private static void letOwnerEmpty(Path storage, Throwable failure) {
+        PosixFileAttributeView view = Files.getFileAttributeView(storage, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        if (view == null) {
+            return; // no POSIX permissions: nothing was taken away
+        }
+        try {
+            Set<PosixFilePermission> now = EnumSet.noneOf(PosixFilePermission.class);
+            now.addAll(view.readAttributes().permissions());
+            Set<PosixFilePermission> needed = EnumSet.of(PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+            if (!now.containsAll(needed)) {
+                now.addAll(needed);
+                view.setPermissions(now);
+            }
+        } catch (IOException | RuntimeException cleanup) {
+            failure.addSuppressed(cleanup);
         }
     }
 
