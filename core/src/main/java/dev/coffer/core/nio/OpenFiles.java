@@ -24,7 +24,8 @@ import java.util.Set;
 /**
  * The registry of open files, keyed by ciphertext payload path and by file key (inode): one
  * {@link OpenFile} per file, shared by all its channels and closed with the last one. Follows renames
- * so that later opens of the new path find the same object. Thread-safe (one monitor; each call is short).
+ * so that later opens of the new path find the same object. Thread-safe (one monitor; each call holds it
+ * only briefly: what waits for a file's writes, a join's header check and truncate, runs outside it).
  *
  * <p>A sync client may also rename an open ciphertext file (a rename on another device, or its own
  * {@code X (conflicted copy).c9r}). An open of the new name finds no open file at its path, but the

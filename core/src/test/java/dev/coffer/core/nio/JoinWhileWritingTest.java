@@ -1,6 +1,7 @@
 package dev.coffer.core.nio;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.content.OpenFile;
 import java.io.IOException;
@@ -90,6 +91,51 @@ class JoinWhileWritingTest {
             pool.shutdownNow();
         }
         assertThat(fs.openFiles.isEmptyForTests()).isTrue();
+    }
+
+    /**
+     * The file system closes while a join waits for the file's write: the join, pinning the open file
+     * meanwhile, fails as any open after the close does, and leaves no channel open after the close.
+     */
+    @Test
+    void aJoinWaitingWhileTheFileSystemClosesFailsWithClosedFileSystemException() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try {
+            FileChannel a = FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            a.write(ByteBuffer.wrap(new byte[5000]));
+            OpenFile file = openFile(a);
+            ReentrantReadWriteLock lock = lockOf(file);
+            CompletableFuture<Void> writing = new CompletableFuture<>();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Future<?> longWrite = pool.submit(() -> {
+                lock.writeLock().lock();
+                try {
+                    writing.complete(null);
+                    done.get(20, TimeUnit.SECONDS);
+                } finally {
+                    lock.writeLock().unlock();
+                }
+                return null;
+            });
+            writing.get(5, TimeUnit.SECONDS);
+            Future<FileChannel> joiner = pool.submit(() -> FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ));
+            Thread.sleep(300); // the joiner now waits for a.txt's lock, the open file pinned
+            Future<?> closing = pool.submit(() -> {
+                fs.close();
+                return null;
+            });
+            Thread.sleep(300);
+            done.complete(null);
+            longWrite.get(10, TimeUnit.SECONDS);
+            closing.get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> joiner.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(java.nio.file.ClosedFileSystemException.class);
+            assertThat(a.isOpen()).isFalse();
+            assertThatThrownBy(() -> file.read(ByteBuffer.allocate(1), 0)).as("the open file is closed with the file system")
+                    .isInstanceOf(java.nio.channels.ClosedChannelException.class);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /**
