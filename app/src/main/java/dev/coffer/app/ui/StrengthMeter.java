@@ -1,18 +1,29 @@
 package dev.coffer.app.ui;
 
 import com.nulabinc.zxcvbn.Strength;
+import com.nulabinc.zxcvbn.WipeableString;
 import com.nulabinc.zxcvbn.Zxcvbn;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Estimates how hard a passphrase is to guess with zxcvbn (score 0 to 4) and gives zxcvbn's own
- * warning in the UI's language. It measures a copy of the passphrase, which zxcvbn wipes after use.
+ * warning in the UI's language. It measures a copy of the passphrase, which zxcvbn wipes after use;
+ * when zxcvbn throws instead, the copy is wiped here.
  *
  * <p>Not responsible for the minimum rules ({@link Passphrases}).
  */
 public final class StrengthMeter {
-    private final Zxcvbn zxcvbn = new Zxcvbn();
+    private final Zxcvbn zxcvbn;
+
+    public StrengthMeter() {
+        this(new Zxcvbn());
+    }
+
+    /** With the given zxcvbn (tests: one that fails). */
+    StrengthMeter(Zxcvbn zxcvbn) {
+        this.zxcvbn = zxcvbn;
+    }
 
     /**
      * An estimate.
@@ -28,7 +39,14 @@ public final class StrengthMeter {
         }
         // zxcvbn wipes what it measured; a TextField hands out its live buffer, so it gets a copy.
         StringBuilder copy = new StringBuilder(passphrase.length()).append(passphrase);
-        Strength s = zxcvbn.measure(copy, contextWords);
+        Strength s;
+        try {
+            s = zxcvbn.measure(copy, contextWords);
+        } catch (RuntimeException | Error e) {
+            // no Strength to wipe it: the copy would stay in the heap, passphrase and all
+            WipeableString.wipeIfPossible(copy);
+            throw e;
+        }
         try {
             String warning = s.getFeedback().getWarning(locale);
             return new Estimate(s.getScore(), warning == null ? "" : warning);
