@@ -16,8 +16,13 @@ import java.util.Locale;
 public final class StrengthMeter {
     private final Zxcvbn zxcvbn;
 
+    /** One zxcvbn for every meter: each new one loads its dictionaries again (0.1-0.5 s), and measuring only reads them. */
+    private static final class Shared {
+        static final Zxcvbn ZXCVBN = new Zxcvbn();
+    }
+
     public StrengthMeter() {
-        this(new Zxcvbn());
+        this(Shared.ZXCVBN);
     }
 
     /** With the given zxcvbn (tests: one that fails). */

@@ -24,14 +24,22 @@ import org.testfx.api.FxToolkit;
 
 /**
  * The create wizard's recovery key page (TestFX, Monocle headless), with the time the copied words
- * stay on the clipboard shortened to {@link #DELAY_SECONDS}: Copy clicked again restarts the one
+ * stay on the clipboard shortened to {@link #DELAY_MILLIS}: Copy clicked again restarts the one
  * pending clear (it used to add a timer and a close handler per click), the words leave the
  * clipboard after the delay and when the wizard closes, unless something else was copied since,
  * and no node of the closed wizard still shows them.
  */
 class RecoveryKeyPageIT {
     private static final String PASSPHRASE = "vinegar telescope umbrella";
-    private static final int DELAY_SECONDS = 5;
+    /**
+     * The clear's delay. Copy is clicked again {@link #RECOPY_MILLIS} after the first copy (well before
+     * the first clear was due) and the clipboard checked {@link #LATE_MILLIS} after the first clear was
+     * due (time for a clear not restarted to have run), which is still well before the restarted one.
+     */
+    private static final long DELAY_MILLIS = 2500;
+    private static final long RECOPY_MILLIS = 1500;
+    private static final long LATE_MILLIS = 800;
+    private static final int AWAIT_CLEAR_SECONDS = 10;
 
     @TempDir
     Path tmp;
@@ -49,7 +57,7 @@ class RecoveryKeyPageIT {
         t = new TestVaults(tmp);
         Path home = Files.createDirectories(tmp.resolve("home"));
         vm = new CreateVaultViewModel(t.service, background, Messages.of(Locale.ENGLISH), home);
-        wizard = Fx.call(() -> new CreateVaultWizard(vm, null, Theme.LIGHT, Duration.seconds(DELAY_SECONDS)));
+        wizard = Fx.call(() -> new CreateVaultWizard(vm, null, Theme.LIGHT, Duration.millis(DELAY_MILLIS)));
         Fx.run(wizard::show);
         Fx.run(() -> {
             vm.name().set("Taxes");
@@ -104,19 +112,19 @@ class RecoveryKeyPageIT {
     @Test
     void copyClickedAgainRestartsTheOnePendingClear() throws Exception {
         robot.clickOn("#wizard-copy");
-        long firstCopied = System.nanoTime(); // its clear was due DELAY_SECONDS after this at the latest
+        long firstCopied = System.nanoTime(); // its clear was due DELAY_MILLIS after this at the latest
         assertThat(clipboardText()).isEqualTo(key);
         assertThat(pending()).isTrue();
-        sleepUntil(firstCopied + 2_500_000_000L);
+        sleepUntil(firstCopied + RECOPY_MILLIS * 1_000_000L);
         for (int i = 0; i < 4; i++) {
-            robot.clickOn("#wizard-copy"); // each restarts the clear: due DELAY_SECONDS after firstCopied + 2.5 s at the earliest
+            robot.clickOn("#wizard-copy"); // each restarts the clear: due DELAY_MILLIS after firstCopied + RECOPY_MILLIS at the earliest
         }
         assertThat(pending()).isTrue();
-        sleepUntil(firstCopied + (DELAY_SECONDS * 1_000_000_000L) + 800_000_000L);
+        sleepUntil(firstCopied + (DELAY_MILLIS + LATE_MILLIS) * 1_000_000L);
         assertThat(clipboardText()).as("the words after the first copy's delay, copied again since").isEqualTo(key);
         assertThat(pending()).isTrue();
 
-        Fx.await("the words off the clipboard", 2 * DELAY_SECONDS, () -> !onFx(() -> key.equals(clipboardText())));
+        Fx.await("the words off the clipboard", AWAIT_CLEAR_SECONDS, () -> !onFx(() -> key.equals(clipboardText())));
         assertThat(clipboardText()).isNull();
         assertThat(pending()).isFalse();
         assertThat(Fx.call(() -> wizard.recoveryClipboard().holdsSecret())).isFalse();
@@ -139,7 +147,7 @@ class RecoveryKeyPageIT {
         robot.clickOn("#wizard-copy");
         robot.clickOn("#wizard-copy");
         Fx.run(() -> Clipboard.getSystemClipboard().setContent(Map.of(DataFormat.PLAIN_TEXT, "copied since")));
-        Fx.await("the clear to run", 2 * DELAY_SECONDS, () -> !onFx(() -> wizard.recoveryClipboard().pending()));
+        Fx.await("the clear to run", AWAIT_CLEAR_SECONDS, () -> !onFx(() -> wizard.recoveryClipboard().pending()));
         assertThat(clipboardText()).isEqualTo("copied since");
         finish();
         assertThat(clipboardText()).isEqualTo("copied since");
