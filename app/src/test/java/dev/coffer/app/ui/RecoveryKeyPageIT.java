@@ -36,8 +36,8 @@ class RecoveryKeyPageIT {
      * the first clear was due) and the clipboard checked {@link #LATE_MILLIS} after the first clear was
      * due (time for a clear not restarted to have run), which is still well before the restarted one.
      */
-    private static final long DELAY_MILLIS = 2500;
-    private static final long RECOPY_MILLIS = 1500;
+    private static final long DELAY_MILLIS = 3000;
+    private static final long RECOPY_MILLIS = 1800;
     private static final long LATE_MILLIS = 800;
     private static final int AWAIT_CLEAR_SECONDS = 10;
 
