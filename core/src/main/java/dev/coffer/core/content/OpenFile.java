@@ -115,6 +115,13 @@ public final class OpenFile implements java.io.Closeable {
     /** Ciphertext bytes that may still be queued before {@link #freeSpace} is asked again. */
     private long queueCredit;
 
+    /**
+     * Set once a write, append or size change succeeded through any channel since the file was
+     * opened: only such a file's content can be lost when its ciphertext is replaced or deleted
+     * underneath, so only such a file is rescued at its last close.
+     */
+    private volatile boolean changed;
+
     /** Whether queued appends are running (for tests). */
     boolean appendsRunning() {
         return appendQueue != null && appendQueue.isRunning();
@@ -251,6 +258,11 @@ public final class OpenFile implements java.io.Closeable {
         return cleartextPath;
     }
 
+    /** Whether a write, append or size change succeeded since the file was opened (by any of its channels). */
+    public boolean changed() {
+        return changed;
+    }
+
     public long size() {
         readLock.lock();
         try {
@@ -382,6 +394,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             try {
                 modify(Math.max(size, position + len), new Overlay(position, data, off, len));
+                changed = true;
             } finally {
                 if (copied) {
                     Bytes.wipe(data); // our copy of the caller's cleartext
@@ -501,6 +514,7 @@ public final class OpenFile implements java.io.Closeable {
             }
             if (newSize != size) {
                 modify(newSize, Overlay.NONE);
+                changed = true;
             }
         } finally {
             lock.unlock();
@@ -523,6 +537,7 @@ public final class OpenFile implements java.io.Closeable {
             // A write behind or queued append that failed is undone and thrown by modify before it
             // changes anything, so the cut never lands on a size other than the one compared here.
             modify(newSize, Overlay.NONE);
+            changed = true;
             return true;
         } finally {
             lock.unlock();

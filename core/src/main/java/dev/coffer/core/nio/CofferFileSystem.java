@@ -91,6 +91,9 @@ public final class CofferFileSystem extends FileSystem {
         this.conflicts = new ConflictResolver(mapper, lister, new CleartextComparison(contentKeys), readOnly);
         this.root = new CofferPath(this, true, List.of());
         this.store = new CofferFileStore(Files.getFileStore(vaultDir), readOnly, posix);
+        if (!readOnly) {
+            openFiles.rescueWith(new OrphanRescue(this)); // last: it uses the opener and the root
+        }
     }
 
     /** Facts about the vault this file system serves. */

@@ -20,6 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The registry of open files, keyed by ciphertext payload path and by file key (inode): one
@@ -43,8 +45,16 @@ import java.util.Set;
  * delete: the channels still open keep the old file (POSIX), and what is written through the new one
  * lands in the file the path now names instead of an orphaned one. Stores without file keys (Windows)
  * cannot tell and join as before.
+ *
+ * <p>What a program writes to such an orphaned file would be lost with its last close (the old inode
+ * has no name any more). So the last close of an open file that was changed since it was opened, and
+ * whose path no longer holds its file, first copies its content to a conflict name ({@link Rescue});
+ * unless this file system deleted or replaced it itself ({@link #deleted}): then, as in POSIX, the
+ * writes are rightly gone. Decided under the monitor (a stat, as Coffer's own renames hold it too),
+ * copied outside it, before the orphan is closed; {@link #closeAll} waits for copies under way.
  */
 final class OpenFiles {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
     private final ContentKeys keys;
     private final Map<Path, Handle> byPath = new HashMap<>();
     /** The same handles by file key (those with one), also while a foreign rename or delete left their path. */
@@ -52,9 +62,29 @@ final class OpenFiles {
     private final List<CleartextFileChannel> channels = new ArrayList<>();
     /** Set by {@link #closeAll}: from then on nothing opens or registers, so no channel outlives the keys. */
     private boolean closed;
+    /** Copies an orphaned changed file at its last close; null on a read-only file system (nothing written). */
+    private Rescue rescue;
+    /** Rescues under way outside the monitor: {@link #closeAll} waits for them before the keys go. */
+    private int rescuesRunning;
+    /**
+     * True on a thread while it copies an orphan: its own open and registration pass a closing file
+     * system's refusal (the copy is part of the close), and its copy's close rescues nothing itself.
+     */
+    private static final ThreadLocal<Boolean> RESCUING = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     OpenFiles(ContentKeys keys) {
         this.keys = keys;
+    }
+
+    /** Copies the content of an open file replaced or deleted underneath to a conflict name (the file system's own API). */
+    @FunctionalInterface
+    interface Rescue {
+        void copy(OpenFile orphan) throws IOException;
+    }
+
+    /** Sets how orphaned changed files are rescued (a writable file system does, once made). */
+    synchronized void rescueWith(Rescue rescue) {
+        this.rescue = rescue;
     }
 
     /** A ref-counted open file. */
@@ -66,6 +96,10 @@ final class OpenFiles {
         int refs;
         /** False while its ciphertext channel is read-only (write access was denied at the first open). */
         boolean writable;
+        /** Set when this file system deleted or replaced the file itself: its writes are rightly discarded (POSIX). */
+        boolean deletedHere;
+        /** Set once its last close (or the file system's) decided whether to rescue it: decided once. */
+        boolean settled;
 
         Handle(OpenFile file, Object fileKey, Path ciphertextPath) {
             this.file = file;
@@ -138,7 +172,7 @@ final class OpenFiles {
      */
     private synchronized Candidate openOrPin(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath,
                                              boolean truncate, FileAttribute<?>... attrs) throws IOException {
-        if (closed) {
+        if (closed && !RESCUING.get()) {
             throw new ClosedFileSystemException();
         }
         Handle h = byPath.get(ciphertextPath);
@@ -378,19 +412,81 @@ final class OpenFiles {
      * system is closing: its opener must release its handle and fail.
      */
     synchronized boolean register(CleartextFileChannel channel) {
-        if (closed) {
+        if (closed && !RESCUING.get()) {
             return false;
         }
         channels.add(channel);
         return true;
     }
 
-    /** Called when a channel closes: the last one closes the file. */
-    synchronized void release(Handle h, CleartextFileChannel channel) throws IOException {
-        channels.remove(channel);
-        if (--h.refs == 0) {
+    /**
+     * Called when a channel closes: the last one closes the file, after rescuing its content if it is
+     * an orphan (see the class comment). The rescue runs outside the monitor: it reads the whole file
+     * and writes a new one through the file system, whose opens and closes need the monitor.
+     */
+    void release(Handle h, CleartextFileChannel channel) throws IOException {
+        synchronized (this) {
+            channels.remove(channel);
+            if (--h.refs > 0) {
+                return;
+            }
             forget(h);
-            h.file.close();
+            if (!startRescue(h)) {
+                h.file.close();
+                return;
+            }
+        }
+        try {
+            rescue(h);
+        } finally {
+            h.file.close(); // forgotten, settled: nothing else reaches it any more
+        }
+    }
+
+    /**
+     * Under the monitor, once for each open file: whether it is to be rescued (then counted as under
+     * way): changed since opened, not deleted or replaced by this file system, and its ciphertext
+     * path no longer holding it (missing, or another file). A stat that fails counts as not holding:
+     * a needless copy costs space, a missed one the program's writes.
+     */
+    private boolean startRescue(Handle h) {
+        if (h.settled) {
+            return false;
+        }
+        h.settled = true;
+        if (rescue == null || h.deletedHere || RESCUING.get() || !h.file.changed()) {
+            return false;
+        }
+        boolean orphaned;
+        try {
+            BasicFileAttributes now = Files.readAttributes(h.ciphertextPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            orphaned = h.fileKey != null && !h.fileKey.equals(now.fileKey()); // without file keys only a delete shows
+        } catch (IOException | RuntimeException e) {
+            orphaned = true;
+        }
+        if (orphaned) {
+            rescuesRunning++;
+        }
+        return orphaned;
+    }
+
+    /** Copies {@code h}'s content to a conflict name (counted by {@link #startRescue}); a failure is logged, never thrown. */
+    private void rescue(Handle h) {
+        RESCUING.set(Boolean.TRUE);
+        try {
+            rescue.copy(h.file);
+            LOG.warn("an open file was replaced or deleted underneath by another program;"
+                    + " its last content was kept as a conflict copy");
+        } catch (IOException | RuntimeException e) {
+            // The type only: a message may hold a cleartext name.
+            LOG.warn("an open file was replaced or deleted underneath by another program, and its last content"
+                    + " could not be kept as a conflict copy ({})", e.getClass().getName());
+        } finally {
+            RESCUING.set(Boolean.FALSE);
+            synchronized (this) {
+                rescuesRunning--;
+                notifyAll();
+            }
         }
     }
 
@@ -449,9 +545,15 @@ final class OpenFiles {
         }
     }
 
-    /** After a delete: channels still open keep working (POSIX), new opens get a new file. */
+    /**
+     * After a delete, or a move over the file, by this file system: channels still open keep working
+     * (POSIX), new opens get a new file, and what they write is discarded with the last close (no rescue).
+     */
     synchronized void deleted(Path ciphertextPath) {
-        byPath.remove(ciphertextPath);
+        Handle h = byPath.remove(ciphertextPath);
+        if (h != null) {
+            h.deletedHere = true;
+        }
     }
 
     synchronized boolean isOpen(Path ciphertextPath) {
@@ -463,7 +565,11 @@ final class OpenFiles {
         return byPath.isEmpty() && byKey.isEmpty();
     }
 
-    /** Closes every channel (the file system is closing). */
+    /**
+     * Closes every channel (the file system is closing). An orphan's last close rescues it as any last
+     * close does (the keys are destroyed only after this returns); so does the close here of a file that
+     * something still pins. Returns once no rescue is under way any more (also one of another thread).
+     */
     void closeAll() throws IOException {
         List<CleartextFileChannel> open;
         List<Handle> files;
@@ -488,7 +594,14 @@ final class OpenFiles {
         // A file opened for a channel that was not registered yet (it will fail to) is closed here,
         // so its cryptor is back before the keys are destroyed and no read gets through it.
         for (Handle h : files) {
+            boolean rescues;
+            synchronized (this) {
+                rescues = startRescue(h);
+            }
             try {
+                if (rescues) {
+                    rescue(h);
+                }
                 h.file.close();
             } catch (IOException e) {
                 if (first == null) {
@@ -496,8 +609,24 @@ final class OpenFiles {
                 }
             }
         }
+        awaitRescues();
         if (first != null) {
             throw first;
+        }
+    }
+
+    /** Waits until no rescue runs: one on another thread still reads its file and the keys. */
+    private synchronized void awaitRescues() {
+        boolean interrupted = false;
+        while (rescuesRunning > 0) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true; // the keys must not go while a rescue uses them
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,0 +1,252 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sync client replaces or deletes the ciphertext of a file a program still writes: what the program
+ * wrote would be lost with the orphaned inode at its last close, so that close keeps it as
+ * {@code <N> (Conflict k)}. Never after a delete or a move over the file through the file system
+ * itself (POSIX: those writes are rightly gone), never for a file nobody changed, never for the
+ * ordinary single-device flows.
+ */
+class OrphanedWritesTest {
+    private static final String PASS = "pass phrase";
+    @TempDir
+    Path tmp;
+    private Path vault;
+    private CofferFileSystem fs;
+    private Path file;
+
+    @BeforeEach
+    void vault() throws IOException {
+        vault = tmp.resolve("v");
+        fs = CofferFileSystems.create(vault, PASS.toCharArray(), VaultOnTempDirContractTest.FAST);
+        file = fs.getPath("/notes.txt");
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    @Test
+    void aFileReplacedUnderneathKeepsTheProgramsBytesAsAConflictCopy() throws IOException {
+        Files.writeString(file, "before");
+        Path synced = otherDevicesVersion("the sync client's version");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            write(ch, "first part, ");
+            Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            write(ch, "second part");
+        }
+        assertThat(Files.readString(file)).as("the name keeps the sync client's version").isEqualTo("the sync client's version");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("first part, second part");
+        assertThat(names("/")).containsExactly("notes.txt", "notes.txt (Conflict 1)");
+    }
+
+    @Test
+    void aFileDeletedUnderneathKeepsTheProgramsBytesAsAConflictCopy() throws IOException {
+        Files.writeString(file, "old ");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            Files.delete(payload("/notes.txt"));
+            write(ch, "and new");
+        }
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("old and new");
+    }
+
+    @Test
+    void aLongNamedFileReplacedUnderneathIsKeptToo() throws IOException {
+        String longName = "l".repeat(200) + ".txt";
+        Path longFile = fs.getPath("/" + longName);
+        Files.writeString(longFile, "before");
+        Path ciphertext = payload("/" + longName);
+        assertThat(ciphertext.getFileName().toString()).as("stored under a shortened name").isEqualTo("contents.c9r");
+        Path synced = otherDevicesVersion("synced");
+        try (FileChannel ch = FileChannel.open(longFile, StandardOpenOption.WRITE)) {
+            write(ch, "program");
+            Files.move(synced, ciphertext, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            write(ch, "'s bytes");
+        }
+        assertThat(Files.readString(longFile)).isEqualTo("synced");
+        assertThat(Files.readString(fs.getPath("/" + longName + " (Conflict 1)"))).isEqualTo("program's bytes");
+    }
+
+    @Test
+    void aFileDeletedThroughTheFileSystemWhileOpenIsNotKept() throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.READ)) {
+            write(ch, "scratch ");
+            Files.delete(file); // the unlinked temporary file pattern
+            write(ch, "more scratch");
+            assertThat(read(ch)).isEqualTo("scratch more scratch");
+        }
+        assertThat(names("/")).isEmpty();
+    }
+
+    @Test
+    void renamesAndMovesOverThroughTheFileSystemKeepNoCopy() throws IOException {
+        Files.writeString(file, "");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            write(ch, "renamed ");
+            Files.move(file, fs.getPath("/renamed.txt"));
+            write(ch, "while open");
+        }
+        assertThat(Files.readString(fs.getPath("/renamed.txt"))).isEqualTo("renamed while open");
+
+        Files.writeString(fs.getPath("/target.txt"), "target");
+        try (FileChannel ch = FileChannel.open(fs.getPath("/renamed.txt"), StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            write(ch, ", moved over another");
+            Files.move(fs.getPath("/renamed.txt"), fs.getPath("/target.txt"), StandardCopyOption.REPLACE_EXISTING);
+            write(ch, " file");
+        }
+        assertThat(Files.readString(fs.getPath("/target.txt"))).isEqualTo("renamed while open, moved over another file");
+
+        // The save pattern: a temporary file renamed over the original the program still has open.
+        try (FileChannel original = FileChannel.open(fs.getPath("/target.txt"), StandardOpenOption.WRITE)) {
+            write(original, "edited");
+            Files.writeString(fs.getPath("/target.txt.tmp"), "saved");
+            Files.move(fs.getPath("/target.txt.tmp"), fs.getPath("/target.txt"), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            write(original, " after the save");
+        }
+        assertThat(Files.readString(fs.getPath("/target.txt"))).isEqualTo("saved");
+
+        String longName = "m".repeat(200);
+        Files.writeString(fs.getPath("/" + longName), "");
+        try (FileChannel ch = FileChannel.open(fs.getPath("/" + longName), StandardOpenOption.WRITE)) {
+            write(ch, "long ");
+            Files.move(fs.getPath("/" + longName), fs.getPath("/" + longName + "2"));
+            write(ch, "to long");
+        }
+        assertThat(Files.readString(fs.getPath("/" + longName + "2"))).isEqualTo("long to long");
+
+        Files.createDirectory(fs.getPath("/dir"));
+        try (FileChannel ch = FileChannel.open(fs.getPath("/dir/inside.txt"), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)) {
+            write(ch, "in a folder ");
+            Files.move(fs.getPath("/dir"), fs.getPath("/moved"));
+            write(ch, "that moved");
+        }
+        assertThat(Files.readString(fs.getPath("/moved/inside.txt"))).isEqualTo("in a folder that moved");
+        assertThat(names("/")).containsExactly(longName + "2", "moved", "target.txt");
+        assertThat(names("/moved")).containsExactly("inside.txt");
+    }
+
+    @Test
+    void aFileNobodyChangedIsNotKept() throws IOException {
+        Files.writeString(file, "mine");
+        try (FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
+                FileChannel idle = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            assertThat(read(reader)).isEqualTo("mine");
+            assertThat(idle.size()).as("a writer that never wrote").isEqualTo(4);
+            Files.move(otherDevicesVersion("theirs"), payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        }
+        assertThat(names("/")).containsExactly("notes.txt");
+        assertThat(Files.readString(file)).isEqualTo("theirs");
+    }
+
+    @Test
+    void aTakenConflictNameIsSkipped() throws IOException {
+        Files.writeString(file, "");
+        Files.writeString(fs.getPath("/notes.txt (Conflict 1)"), "an earlier copy");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            write(ch, "this time's ");
+            Files.delete(payload("/notes.txt"));
+            write(ch, "bytes");
+        }
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("an earlier copy");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 2)"))).isEqualTo("this time's bytes");
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)", "notes.txt (Conflict 2)");
+    }
+
+    @Test
+    void theCopyOfAFileWhoseFolderWasDeletedUnderneathLandsInTheRoot() throws IOException {
+        Files.createDirectory(fs.getPath("/dir"));
+        Path inside = fs.getPath("/dir/a.txt");
+        Files.writeString(inside, "");
+        Path storage = fs.resolver.directoryOf(fs.resolver.locate(fs.getPath("/dir"))).storage();
+        try (FileChannel ch = FileChannel.open(inside, StandardOpenOption.WRITE)) {
+            write(ch, "kept ");
+            deleteTree(storage); // another device deleted the folder with the file in it
+            write(ch, "in the root");
+        }
+        assertThat(Files.readString(fs.getPath("/a.txt (Conflict 1)"))).isEqualTo("kept in the root");
+    }
+
+    @Test
+    void closingTheFileSystemKeepsAnOrphanThatIsStillOpen() throws IOException {
+        Files.writeString(file, "x");
+        Path synced = otherDevicesVersion("synced");
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        write(ch, "unsaved ");
+        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        write(ch, "work");
+        fs.close(); // locked with the program's channel still open
+        assertThat(ch.isOpen()).isFalse();
+
+        fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
+        assertThat(Files.readString(fs.getPath("/notes.txt"))).isEqualTo("synced");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("unsaved work");
+    }
+
+    /** Another device's version of a file: a ciphertext file outside the vault, made from a file of its own. */
+    private Path otherDevicesVersion(String content) throws IOException {
+        Path other = fs.getPath("/other device's file");
+        Files.writeString(other, content);
+        Path ciphertext = Files.copy(payload(other.toString()), tmp.resolve("synced-" + System.nanoTime() + ".c9r"));
+        Files.delete(other);
+        return ciphertext;
+    }
+
+    private Path payload(String cleartext) throws IOException {
+        return fs.resolver.locate(fs.getPath(cleartext)).entry().payload();
+    }
+
+    private List<String> names(String folder) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
+            in.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.sort(Comparator.naturalOrder());
+        return names;
+    }
+
+    private static void write(FileChannel ch, String s) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
+    private static String read(FileChannel ch) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(1024);
+        ch.read(buf, 0);
+        return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
