@@ -132,6 +132,35 @@ class ReplacedUnderOpenFileMountTest {
         assertThat(Files.readString(file)).as("the synced file is untouched").isEqualTo("base\n");
     }
 
+    /**
+     * A program writes on after the sync client replaced the file: its bytes went to the orphaned
+     * ciphertext, and the release (after close(2), asynchronously) keeps them as a conflict copy.
+     */
+    @Test
+    void whatAProgramWroteAfterTheReplacementIsKeptAsAConflictCopy() throws Exception {
+        Path file = Files.writeString(vm.mnt.resolve("notes.txt"), "theirs");
+        Path synced = Files.copy(onlyCiphertextFile(), tmp.resolve("synced.c9r"));
+        try (FileChannel program = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            program.write(ascii("written before, "));
+            Files.move(synced, onlyCiphertextFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            program.write(ascii("and after the replacement"));
+        }
+        Path copy = vm.mnt.resolve("notes.txt (Conflict 1)");
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!listed(copy) && System.nanoTime() < deadline) {
+            Thread.sleep(20); // FUSE's release runs after close(2) has returned
+        }
+        assertThat(listed(copy)).as("the conflict copy in the mount's listing").isTrue();
+        assertThat(Files.readString(copy)).isEqualTo("written before, and after the replacement");
+        assertThat(Files.readString(file)).as("the synced file is untouched").isEqualTo("theirs");
+    }
+
+    private static boolean listed(Path p) throws IOException {
+        try (Stream<Path> in = Files.list(p.getParent())) {
+            return in.anyMatch(p::equals);
+        }
+    }
+
     private static byte[] content() {
         byte[] content = new byte[100_000];
         for (int i = 0; i < content.length; i++) {
