@@ -473,6 +473,8 @@ final class OpenFiles {
     /** Copies {@code h}'s content to a conflict name (counted by {@link #startRescue}); a failure is logged, never thrown. */
     private void rescue(Handle h) {
         RESCUING.set(Boolean.TRUE);
+        // An interrupted closing thread (a shutdown) would fail the copy's channel at its first write.
+        boolean interrupted = Thread.interrupted();
         try {
             rescue.copy(h.file);
             LOG.warn("an open file was replaced or deleted underneath by another program;"
@@ -483,6 +485,9 @@ final class OpenFiles {
                     + " could not be kept as a conflict copy ({})", e.getClass().getName());
         } finally {
             RESCUING.set(Boolean.FALSE);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             synchronized (this) {
                 rescuesRunning--;
                 notifyAll();
