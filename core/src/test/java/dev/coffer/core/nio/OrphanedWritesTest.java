@@ -128,6 +128,20 @@ class OrphanedWritesTest {
         }
         assertThat(Files.readString(fs.getPath("/target.txt"))).isEqualTo("saved");
 
+        // Word's save: the new version written to ~WRD, the open original renamed to ~WRL, ~WRD renamed to
+        // the name, ~WRL deleted; the original's handle closes last.
+        Files.writeString(fs.getPath("/doc.docx"), "");
+        try (FileChannel original = FileChannel.open(fs.getPath("/doc.docx"), StandardOpenOption.WRITE)) {
+            write(original, "draft");
+            Files.writeString(fs.getPath("/~WRD0000.tmp"), "saved document");
+            Files.move(fs.getPath("/doc.docx"), fs.getPath("/~WRL0001.tmp"));
+            Files.move(fs.getPath("/~WRD0000.tmp"), fs.getPath("/doc.docx"));
+            write(original, " edited on");
+            Files.delete(fs.getPath("/~WRL0001.tmp"));
+            write(original, " and on");
+        }
+        assertThat(Files.readString(fs.getPath("/doc.docx"))).isEqualTo("saved document");
+
         String longName = "m".repeat(200);
         Files.writeString(fs.getPath("/" + longName), "");
         try (FileChannel ch = FileChannel.open(fs.getPath("/" + longName), StandardOpenOption.WRITE)) {
@@ -145,7 +159,7 @@ class OrphanedWritesTest {
             write(ch, "that moved");
         }
         assertThat(Files.readString(fs.getPath("/moved/inside.txt"))).isEqualTo("in a folder that moved");
-        assertThat(names("/")).containsExactly(longName + "2", "moved", "target.txt");
+        assertThat(names("/")).containsExactly("doc.docx", longName + "2", "moved", "target.txt");
         assertThat(names("/moved")).containsExactly("inside.txt");
     }
 
