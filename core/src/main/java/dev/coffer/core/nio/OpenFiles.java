@@ -71,6 +71,12 @@ final class OpenFiles {
      * system's refusal (the copy is part of the close), and its copy's close rescues nothing itself.
      */
     private static final ThreadLocal<Boolean> RESCUING = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /**
+     * Orphans whose last reference was a join's pin, dropped under the monitor (counted in
+     * {@link #rescuesRunning}): the open that dropped it copies and closes them once it left the
+     * monitor, or {@link #closeAll} does.
+     */
+    private final List<Handle> unpinnedOrphans = new ArrayList<>();
 
     OpenFiles(ContentKeys keys) {
         this.keys = keys;
@@ -126,6 +132,15 @@ final class OpenFiles {
      */
     Handle open(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
                 FileAttribute<?>... attrs) throws IOException {
+        try {
+            return openOrJoin(ciphertextPath, options, cleartextPath, truncate, attrs);
+        } finally {
+            rescueUnpinnedOrphans(); // a pin this open dropped may have been an orphan's last reference
+        }
+    }
+
+    private Handle openOrJoin(Path ciphertextPath, Set<? extends OpenOption> options, String cleartextPath, boolean truncate,
+                              FileAttribute<?>... attrs) throws IOException {
         while (true) {
             Candidate c = openOrPin(ciphertextPath, options, cleartextPath, truncate, attrs);
             if (c.opened != null) {
@@ -313,7 +328,36 @@ final class OpenFiles {
     private void unpinLocked(Handle h) throws IOException {
         if (--h.refs == 0) {
             forget(h);
+            if (startRescue(h)) {
+                unpinnedOrphans.add(h); // copied outside the monitor (rescueUnpinnedOrphans), then closed
+                return;
+            }
             h.file.close();
+        }
+    }
+
+    /**
+     * Copies and closes the orphans whose last reference a dropped pin was (outside the monitor). A
+     * failed close is logged: the open that dropped the pin has its own outcome to report.
+     */
+    private void rescueUnpinnedOrphans() {
+        while (true) {
+            Handle h;
+            synchronized (this) {
+                if (unpinnedOrphans.isEmpty()) {
+                    return;
+                }
+                h = unpinnedOrphans.remove(unpinnedOrphans.size() - 1);
+            }
+            try {
+                rescue(h);
+            } finally {
+                try {
+                    h.file.close();
+                } catch (IOException e) {
+                    LOG.warn("an open file replaced or deleted underneath failed to close ({})", e.getClass().getName());
+                }
+            }
         }
     }
 
@@ -614,6 +658,7 @@ final class OpenFiles {
                 }
             }
         }
+        rescueUnpinnedOrphans(); // an open that dropped one may be on its way to do it: whichever comes first
         awaitRescues();
         if (first != null) {
             throw first;

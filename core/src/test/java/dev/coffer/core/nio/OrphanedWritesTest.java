@@ -13,6 +13,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -219,6 +224,53 @@ class OrphanedWritesTest {
         fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
         assertThat(Files.readString(fs.getPath("/notes.txt"))).isEqualTo("synced");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("unsaved work");
+    }
+
+    /**
+     * The program closes its last channel while an open of the name is checking the orphan's header
+     * (pinned, waiting for a long write): the pin is the orphan's last reference, and the open that
+     * drops it, on finding the name replaced, keeps the orphan's content.
+     */
+    @Test
+    void anOrphanWhoseLastReferenceIsAJoinsPinIsKeptToo() throws Exception {
+        Files.writeString(file, "");
+        Path synced = otherDevicesVersion("synced");
+        FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
+        try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            write(writer, "written");
+        }
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
+        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> join;
+            lock.writeLock().lock(); // stands for a long write: the join's header check waits for it
+            try {
+                join = pool.submit(() -> {
+                    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                        return read(ch);
+                    }
+                });
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (!lock.hasQueuedThreads() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertThat(lock.hasQueuedThreads()).as("the join waits, pinned").isTrue();
+                reader.close(); // the program's last channel
+            } finally {
+                lock.writeLock().unlock();
+            }
+            assertThat(join.get(5, TimeUnit.SECONDS)).as("the open gets the synced file").isEqualTo("synced");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("written");
+    }
+
+    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
+        f.setAccessible(true);
+        return (ReentrantReadWriteLock) f.get(file);
     }
 
     /** Another device's version of a file: a ciphertext file outside the vault, made from a file of its own. */
