@@ -267,6 +267,37 @@ class OrphanedWritesTest {
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("written");
     }
 
+    @Test
+    void aRescueIsLoggedWithoutTheNameAndOneThatFailsLetsTheCloseGoOn() throws IOException {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(OpenFiles.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+                new ch.qos.logback.core.read.ListAppender<>();
+        captured.start();
+        logger.addAppender(captured);
+        try {
+            Files.writeString(file, "");
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                write(ch, "kept");
+                Files.delete(payload("/notes.txt"));
+            }
+            fs.openFiles.rescueWith(orphan -> {
+                throw new IOException(orphan.cleartextPath() + " (Conflict 2): No space left on device");
+            });
+            FileChannel failing = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            write(failing, "lost on a full disk");
+            Files.delete(payload("/notes.txt"));
+            failing.close(); // no exception: the close itself went well
+            assertThat(failing.isOpen()).isFalse();
+        } finally {
+            logger.detachAppender(captured);
+        }
+        assertThat(captured.list).extracting(e -> e.getLevel().toString()).containsExactly("WARN", "WARN");
+        assertThat(captured.list.get(0).getFormattedMessage()).contains("kept as a conflict copy");
+        assertThat(captured.list.get(1).getFormattedMessage()).contains("could not be kept").contains("IOException");
+        assertThat(captured.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("notes"));
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("kept");
+    }
+
     private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
         java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
         f.setAccessible(true);
