@@ -298,6 +298,24 @@ class OrphanedWritesTest {
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("kept");
     }
 
+    /** A program closing on an interrupted thread (a shutdown): the copy is made, and the interrupt is kept. */
+    @Test
+    void anInterruptedClosingThreadStillMakesTheCopy() throws IOException {
+        Files.writeString(file, "");
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+        write(ch, "closed while interrupted");
+        Files.delete(payload("/notes.txt"));
+        boolean stillInterrupted;
+        Thread.currentThread().interrupt();
+        try {
+            ch.close();
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertThat(stillInterrupted).isTrue();
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("closed while interrupted");
+    }
+
     private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
         java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
         f.setAccessible(true);
