@@ -47,6 +47,8 @@ public final class FuseMount implements AutoCloseable {
     private volatile boolean ownerUnmounts;
     /** Set before this mount unmounts itself (asked by the owner or by the exit guard): no detach by somebody else. */
     private volatile boolean unmountedHere;
+    /** Looks the detach watch has taken at the mount table (tests wait for one instead of sleeping). */
+    private final java.util.concurrent.atomic.AtomicLong detachChecks = new java.util.concurrent.atomic.AtomicLong();
 
     private FuseMount(NativeFuse natives, FuseAdapter adapter, MountPoint mountPoint, Pointer fuse, Pointer mountPointString,
             MountOptions options, ExitGuard exitGuard) {
@@ -294,6 +296,11 @@ public final class FuseMount implements AutoCloseable {
         return loop.readdirPlusAnswered();
     }
 
+    /** Looks the detach watch has taken so far (tests). */
+    long detachChecks() {
+        return detachChecks.get();
+    }
+
     FuseAdapter adapter() {
         return adapter;
     }
@@ -352,7 +359,9 @@ public final class FuseMount implements AutoCloseable {
                     }
                     // This mount's own unmount (the owner's, or the exit guard's) is no detach by somebody
                     // else (its flag is set before it unmounts, so it is seen once the mount table shows it).
-                    if (!MountTable.isMounted(mountPoint.folder()) && isMounted() && !unmountedHere) {
+                    boolean detachedElsewhere = !MountTable.isMounted(mountPoint.folder()) && isMounted() && !unmountedHere;
+                    detachChecks.incrementAndGet();
+                    if (detachedElsewhere) {
                         LOG.warn("{} was unmounted from elsewhere while programs still have files open in it; "
                                 + "the vault stays unlocked until they close them", mountPoint.folder());
                         mountPoint.removeCreated();

@@ -319,6 +319,8 @@ class MountLifecycleTest {
     void anInterruptWhileTheMountIsStartingUndoesTheMount() throws Exception {
         Path mnt = tmp.resolve("a/mnt");
         java.util.concurrent.CountDownLatch initAsked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch answerInit = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch initAnswered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
         Thread mounting = new Thread(() -> {
             try {
@@ -327,11 +329,15 @@ class MountLifecycleTest {
                     public jnr.ffi.Pointer init(jnr.ffi.Pointer conn) {
                         initAsked.countDown();
                         try {
-                            Thread.sleep(2_000);
+                            answerInit.await(30, TimeUnit.SECONDS); // until the mount call has failed
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }
-                        return super.init(conn);
+                        try {
+                            return super.init(conn);
+                        } finally {
+                            initAnswered.countDown();
+                        }
                     }
                 });
                 outcome.complete(null);
@@ -344,7 +350,8 @@ class MountLifecycleTest {
             assertThat(initAsked.await(30, TimeUnit.SECONDS)).isTrue();
             mounting.interrupt();
             assertThat(outcome.get(30, TimeUnit.SECONDS)).as("the mount call fails").isInstanceOf(IOException.class);
-            Thread.sleep(3_000); // the INIT is answered meanwhile
+            answerInit.countDown(); // the INIT is answered after the mount call failed
+            assertThat(initAnswered.await(30, TimeUnit.SECONDS)).as("the INIT answered").isTrue();
             long deadline = System.nanoTime() + 10_000_000_000L;
             while ((MountTable.isMounted(mnt) || Files.exists(tmp.resolve("a"))) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -374,15 +381,28 @@ class MountLifecycleTest {
         try {
             m.unmountAtExit();
             assertThat(MountTable.isMounted(m.mountPoint())).as("detached").isFalse();
-            Thread.sleep(2_500); // the detach watch looks every second
+            // a look that ends now may have begun before the detach: the one after it began after
+            long looked = m.detachChecks();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (m.detachChecks() < looked + 2 && System.nanoTime() < deadline && !reportedElsewhere(events)) {
+                Thread.sleep(20);
+            }
             assertThat(events.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
                     .noneSatisfy(msg -> assertThat(msg).contains("unmounted from elsewhere"));
+            assertThat(m.detachChecks()).as("the detach watch looked at the detached mount").isGreaterThanOrEqualTo(looked + 2);
         } finally {
             root.detachAppender(events);
             open.close();
         }
         assertThat(m.awaitEnd(10, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.exists(tmp.resolve("a"))).isFalse();
+    }
+
+    /** Whether a detach by somebody else was reported (the appender appends under its own monitor). */
+    private static boolean reportedElsewhere(ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events) {
+        synchronized (events) {
+            return events.list.stream().anyMatch(e -> e.getFormattedMessage().contains("unmounted from elsewhere"));
+        }
     }
 
     /** Mounts {@code backing} at {@code mnt} in a child JVM and kills it (SIGKILL: no unmount). */
