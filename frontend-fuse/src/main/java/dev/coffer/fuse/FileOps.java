@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -77,9 +78,18 @@ final class FileOps {
      * Opens an existing file with the access mode (and O_TRUNC) of {@code flags}; returns the handle.
      * O_TRUNC arrives here (atomic_o_trunc) and the kernel then truncates nothing itself, also for
      * O_RDONLY|O_TRUNC, which Linux truncates like any other O_TRUNC: that file is truncated through
-     * a channel of its own, closed at once, and the handle stays read-only.
+     * a channel of its own, closed at once, and the handle stays read-only. A file that is gone
+     * is a {@link StaleEntryException} (ESTALE): the kernel sends OPEN only for a name it holds.
      */
     long open(String path, int flags) throws IOException {
+        try {
+            return openExisting(path, flags);
+        } catch (NoSuchFileException e) {
+            throw new StaleEntryException(e);
+        }
+    }
+
+    private long openExisting(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!flagBits.truncates(flags)) {

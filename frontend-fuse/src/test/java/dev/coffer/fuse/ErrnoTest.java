@@ -36,6 +36,7 @@ class ErrnoTest {
     /** One example per row, in table order; the test checks both the errno and that the example hit its own row. */
     private static Map<Throwable, Integer> examples() {
         Map<Throwable, Integer> m = new LinkedHashMap<>();
+        m.put(new StaleEntryException(new NoSuchFileException("/a")), ErrorCodes.ESTALE());
         m.put(new NoSuchFileException("/a"), ErrorCodes.ENOENT());
         m.put(new FileAlreadyExistsException("/a"), ErrorCodes.EEXIST());
         m.put(new DirectoryNotEmptyException("/a"), ErrorCodes.ENOTEMPTY());
