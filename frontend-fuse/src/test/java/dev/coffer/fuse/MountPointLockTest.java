@@ -47,6 +47,7 @@ class MountPointLockTest {
         Path mnt = Files.createDirectory(tmp.resolve("mnt"));
         Path locks = tmp.resolve("locks");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", // it only locks: it starts sooner without C2's compiles
                 "-cp", System.getProperty("java.class.path"), MountPointLockProcess.class.getName(), mnt.toString(),
                 locks.toString(), Long.toString(uid())));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -163,6 +164,7 @@ class MountPointLockTest {
     private Process startChild(Path mnt, long uid, Path runtime, Path tempFolder, Path home, String... more)
             throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", // it only locks: it starts sooner without C2's compiles
                 "-Djava.io.tmpdir=" + tempFolder, "-Duser.home=" + home, "-cp", System.getProperty("java.class.path"),
                 DefaultLockFolderProcess.class.getName(), mnt.toString(), Long.toString(uid)));
         command.addAll(List.of(more));
