@@ -23,7 +23,12 @@ import org.slf4j.LoggerFactory;
 final class MountPoint {
     private static final Logger LOG = LoggerFactory.getLogger(MountPoint.class);
     private static final long STALE_WAIT_MILLIS = 5_000;
-    private static final long STALE_PROBE_MILLIS = 5_000;
+    static final long STALE_PROBE_MILLIS = 5_000;
+    /**
+     * How long a FUSE mount already at the folder has to answer the probe: {@link #STALE_PROBE_MILLIS};
+     * a test of a mount that never answers shortens it instead of waiting it out.
+     */
+    static volatile long staleProbeMillis = STALE_PROBE_MILLIS;
 
     private final Path folder;
     private final List<Path> created;
@@ -157,7 +162,7 @@ final class MountPoint {
         if (mount.isEmpty()) {
             return;
         }
-        if (!mount.get().type().startsWith("fuse") || !staleWithin(folder, STALE_PROBE_MILLIS)) {
+        if (!mount.get().type().startsWith("fuse") || !staleWithin(folder, staleProbeMillis)) {
             throw new MountPointException("something is already mounted at " + folder + " (" + mount.get().type()
                     + "); unmount it first or choose another folder");
         }
