@@ -31,6 +31,8 @@ public final class FuseMount implements AutoCloseable {
     private static final long DETACH_POLL_MILLIS = 1_000;
     /** At exit, how long a busy mount waits for its owner's hook to ask for the unmount before it is detached. */
     private static final long OWNER_WAIT_MILLIS = 3_000;
+    /** {@link #OWNER_WAIT_MILLIS}, shortened by a test that has no owner to wait for. */
+    private volatile long ownerWaitMillis = OWNER_WAIT_MILLIS;
 
     private final NativeFuse natives;
     private final FuseAdapter adapter;
@@ -246,7 +248,7 @@ public final class FuseMount implements AutoCloseable {
      * files would fail all the same, but the mount would stay behind, stale.
      */
     void unmountAtExit() {
-        long deadline = System.nanoTime() + OWNER_WAIT_MILLIS * 1_000_000;
+        long deadline = System.nanoTime() + ownerWaitMillis * 1_000_000;
         while (isMounted() && !ownerUnmounts) {
             synchronized (unmounting) {
                 if (ownerUnmounts) {
@@ -294,6 +296,11 @@ public final class FuseMount implements AutoCloseable {
     /** READDIRPLUS requests answered so far (tests). */
     long readdirPlusAnswered() {
         return loop.readdirPlusAnswered();
+    }
+
+    /** Shortens the wait at exit for an owner's unmount (tests with no owner). */
+    void ownerWaitMillis(long millis) {
+        ownerWaitMillis = millis;
     }
 
     /** Looks the detach watch has taken so far (tests). */

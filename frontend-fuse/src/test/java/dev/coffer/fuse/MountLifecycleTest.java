@@ -384,6 +384,7 @@ class MountLifecycleTest {
         FuseMount m = mounts.mount(backing, tmp.resolve("a/mnt"));
         FileChannel open = FileChannel.open(m.mountPoint().resolve("file.txt"), StandardOpenOption.READ);
         try {
+            m.ownerWaitMillis(300); // no owner here to ask for the unmount: 3 s would only be waited out
             m.unmountAtExit();
             assertThat(MountTable.isMounted(m.mountPoint())).as("detached").isFalse();
             // a look that ends now may have begun before the detach: the one after it began after
