@@ -143,7 +143,10 @@ public final class OpenFile implements java.io.Closeable {
     private volatile String cleartextPath;
     private long size;
     private UnitCryptor cryptor;
-    /** The stored header of {@link #cryptor} (ciphertext, as on disk); null while the file is empty. */
+    /**
+     * The stored header of {@link #cryptor} (ciphertext, as on disk); null while the file is empty,
+     * unless a first write failed (then the header it wrote: see {@link #cutOwed}).
+     */
     private byte[] header;
     private boolean closed;
     /** Set once {@link #holdsStoredHeader} found another header (or units) on disk: changes are refused. */
@@ -172,9 +175,11 @@ public final class OpenFile implements java.io.Closeable {
     private int largestInPlaceBackup;
     /**
      * Set when the cut that undoes a failed change failed too (EIO): stored bytes may then lie past
-     * the length of {@link #size} (after a first write, past an empty file). The next change takes
-     * the path that ends with the cut, also an empty file's first write, which otherwise never cuts
-     * (no syscall for it on the normal path); cleared once a change has succeeded.
+     * the length of {@link #size} (after a first write, past an empty file: they start with the
+     * cached {@link #header}). The next change takes the path that ends with the cut; an empty file's
+     * first write, which otherwise never cuts (no syscall for it on the normal path), cuts before it
+     * writes; cleared once a change has succeeded. {@link #holdsStoredHeader} takes such bytes as this
+     * object's own.
      */
     private boolean cutOwed;
     /**
@@ -631,7 +636,9 @@ public final class OpenFile implements java.io.Closeable {
      * appended to or cut the file, applied with rsync {@code --inplace}), whose size and last unit this
      * object's are not. A same-length rewrite with the same header goes unseen. An empty file's header
      * is not used (its next write makes a new one): then the ciphertext must still hold no unit (the
-     * {@code fstat} alone). Under the read lock, once no write runs behind: only a write changes the
+     * {@code fstat} alone). Bytes a failed change left past this object's length because the cut that
+     * undoes it failed too ({@link #cutOwed}) are its own, not another program's: for an empty file
+     * they start with the header the failed first write made, which stays cached. Under the read lock, once no write runs behind: only a write changes the
      * header or the length. Once false, this object refuses every change: it would encrypt units of
      * the new content under the old header's key, or re-tag another device's last unit, destroying them.
      */
@@ -640,21 +647,47 @@ public final class OpenFile implements java.io.Closeable {
         try {
             checkOpen();
             if (size == 0) {
-                boolean empty = layout.cleartextSize(ciphertext.size()) <= 0;
+                long length = ciphertext.size();
+                boolean empty = layout.cleartextSize(length) <= 0 || cutOwed && startsWithOwnHeader(length);
                 rewrittenUnderneath |= !empty;
                 return empty;
             }
-            ByteBuffer stored = ByteBuffer.allocate(SectorLayout.HEADER);
-            while (stored.hasRemaining() && ciphertext.read(stored, stored.position()) >= 0) {
-                // reads until the header is complete or the file ends
-            }
+            ByteBuffer stored = readStoredHeader();
+            long length = ciphertext.size();
+            // After an undo whose cut failed, bytes past this object's length are its own leftovers.
+            boolean lengthFits = cutOwed ? length >= layout.ciphertextLength(size) : length == layout.ciphertextLength(size);
             boolean holds = !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header)
-                    && ciphertext.size() == layout.ciphertextLength(size); // else appended or cut elsewhere
+                    && lengthFits; // else appended or cut elsewhere
             rewrittenUnderneath |= !holds;
             return holds;
         } finally {
             readLock.unlock();
         }
+    }
+
+    /** Up to the first {@link SectorLayout#HEADER} bytes of the ciphertext (fewer if it is shorter: the buffer's position). */
+    private ByteBuffer readStoredHeader() throws IOException {
+        ByteBuffer stored = ByteBuffer.allocate(SectorLayout.HEADER);
+        while (stored.hasRemaining() && ciphertext.read(stored, stored.position()) >= 0) {
+            // reads until the header is complete or the file ends
+        }
+        return stored;
+    }
+
+    /**
+     * For an empty file that owes a cut: whether the {@code length} stored bytes are what a failed
+     * first write left, i.e. start with (a prefix of) the header it wrote, which stays cached. A first
+     * write that owes the cut makes it before a new header goes out, so leftovers always start with
+     * the cached header; without one, this object never wrote to the file and the bytes are foreign.
+     */
+    private boolean startsWithOwnHeader(long length) throws IOException {
+        if (header == null) {
+            return false;
+        }
+        ByteBuffer stored = readStoredHeader();
+        int n = stored.position();
+        return n == Math.min(length, SectorLayout.HEADER)
+                && java.util.Arrays.equals(stored.array(), 0, n, header, 0, n);
     }
 
     /**
@@ -754,6 +787,12 @@ public final class OpenFile implements java.io.Closeable {
         };
         try {
             if (rekey) {
+                if (oldSize == 0 && cutOwed) {
+                    // What a failed undo left behind the empty file goes before a new header is made:
+                    // leftovers then always start with the cached header (holdsStoredHeader).
+                    ciphertext.truncate(0);
+                    cutOwed = false;
+                }
                 ContentKeys.Sealed sealed = keys.newFile();
                 assert dirty.first() == 0 : "a new file key rewrites every unit";
                 // The header goes out in one write with the first batch: a crash can leave the old
@@ -763,13 +802,8 @@ public final class OpenFile implements java.io.Closeable {
                     cryptor = sealed.cryptor();
                     header = sealed.header().clone();
                     // Everything written is new: a failure (full disk) leaves the file empty, as it was.
-                    boolean owed = cutOwed;
-                    restoringOnFailure(0, () -> {
-                        writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null);
-                        if (owed) {
-                            cut.run(); // what a failed undo left behind the empty file
-                        }
-                    }, null);
+                    restoringOnFailure(0,
+                            () -> writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null), null);
                 } else {
                     rekeyRestoringOnFailure(oldSize, newSize, sealed, () -> {
                         writeUnits(0, dirty.last(), newSize, data, oldUnits, sealed.header(), null);

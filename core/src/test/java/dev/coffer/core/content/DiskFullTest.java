@@ -500,6 +500,45 @@ class DiskFullTest {
     }
 
     /**
+     * As above, the failing write tried {@code attempts} times (the later ones fail at once, the disk
+     * still full, and their cut too): the bytes left past the file's length are its own, so the check
+     * an open makes before it joins must not take them for another program's rewrite, and the next
+     * write must succeed. Before, it did for an empty file (only a ciphertext holding no unit passed),
+     * and for any file (the stored length had to be the file's exactly); with a second attempt, a
+     * first write made a new header while the leftovers still started with the one before.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"true, 0, 1", "false, 0, 1", "true, 0, 2", "false, 0, 2",
+            "true, 8192, 1", "false, 8192, 2"})
+    void leftoversOfAnUndoWhoseCutFailedAreNotARewrite(boolean authenticated, int oldSize, int attempts)
+            throws IOException {
+        ContentKeys keys = new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), authenticated);
+        Path file = tmp.resolve("f.c9r");
+        byte[] old = filled(oldSize, 'o');
+        byte[] small = filled(100, 's');
+        byte[] expected = Arrays.copyOf(old, oldSize + small.length);
+        System.arraycopy(small, 0, expected, oldSize, small.length);
+        SpaceLimitedChannel ch = (SpaceLimitedChannel) failing(file, Integer.MAX_VALUE);
+        try (OpenFile f = new OpenFile(ch, keys, "/f", false)) {
+            f.write(ByteBuffer.wrap(old), 0);
+            ch.setBudget(20_000);
+            ch.setCutsFail(true);
+            for (int i = 0; i < attempts; i++) {
+                assertThatThrownBy(() -> f.write(ByteBuffer.wrap(new byte[30_000]), oldSize)).isInstanceOf(IOException.class);
+            }
+            assertThat(java.nio.file.Files.size(file)).as("leftovers").isGreaterThan(keys.layout().ciphertextLength(oldSize));
+            ch.setCutsFail(false);
+            ch.setBudget(Integer.MAX_VALUE);
+            assertThat(f.holdsStoredHeader()).isTrue();
+            f.write(ByteBuffer.wrap(small), oldSize);
+            assertThat(f.holdsStoredHeader()).isTrue();
+        }
+        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys, "/f", false)) {
+            assertThat(readAll(f)).isEqualTo(expected);
+        }
+    }
+
+    /**
      * Writes {@code oldSize} bytes of 'o', then overwrites from 0 with {@code newSize} bytes of 'n'
      * in one call on a copy-on-write store with room for {@code budget} bytes; the file must then
      * hold its first {@code newUnits} units new and the rest old, at the old size, read by this

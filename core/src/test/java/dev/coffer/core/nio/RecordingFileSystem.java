@@ -3,6 +3,7 @@ package dev.coffer.core.nio;
 import dev.coffer.core.testing.DelegatingChannel;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessMode;
@@ -51,6 +52,12 @@ public final class RecordingFileSystem extends FileSystem {
     public volatile Predicate<Path> folderSyncFails = folder -> false;
     /** Whether a file's fsync fails (EIO); asked of file channels opened while it is not the default. */
     public volatile Predicate<Path> fileSyncFails = null;
+    /** Whether file channels opened from now on obey {@link #fileWriteBudget} and {@link #fileCutsFail}. */
+    public volatile boolean injectsFileFaults;
+    /** Bytes that positional file writes may still store before they fail like a full disk (ENOSPC's message). */
+    public final java.util.concurrent.atomic.AtomicLong fileWriteBudget = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    /** Whether a truncate that would shorten a file fails (EIO's message) and changes nothing. */
+    public volatile boolean fileCutsFail;
     /** Paths whose delete fails (EPERM's message, as an immutable file's), asked at each delete. */
     public volatile Predicate<Path> deleteFails = p -> false;
     /** The system's message of such a failing fsync: EIO's by default. */
@@ -159,16 +166,38 @@ public final class RecordingFileSystem extends FileSystem {
             FileChannel ch = d.newFileChannel(record("open", p), o, a);
             if (!Files.isDirectory(unwrap(p), LinkOption.NOFOLLOW_LINKS)) {
                 Predicate<Path> fails = fileSyncFails;
-                if (fails == null) {
+                if (fails == null && !injectsFileFaults) {
                     return ch;
                 }
                 return new DelegatingChannel(ch) {
                     @Override
                     public void force(boolean metaData) throws IOException {
-                        if (fails.test(p)) {
+                        if (fails != null && fails.test(p)) {
                             throw new IOException("Input/output error");
                         }
                         super.force(metaData);
+                    }
+
+                    @Override
+                    public int write(ByteBuffer src, long position) throws IOException {
+                        long left = fileWriteBudget.get();
+                        if (left <= 0) {
+                            throw new IOException("No space left on device");
+                        }
+                        ByteBuffer part = src.duplicate();
+                        part.limit(part.position() + (int) Math.min(part.remaining(), left)); // a short write
+                        int n = super.write(part, position);
+                        src.position(src.position() + n);
+                        fileWriteBudget.addAndGet(-n);
+                        return n;
+                    }
+
+                    @Override
+                    public FileChannel truncate(long size) throws IOException {
+                        if (fileCutsFail && size < size()) {
+                            throw new IOException("Input/output error");
+                        }
+                        return super.truncate(size);
                     }
                 };
             }
