@@ -560,6 +560,24 @@ final class OpenFiles {
     }
 
     /**
+     * The open file an open of {@code ciphertextPath} would join: the one at that path, else the one of
+     * the file key the path names now (a sync client renamed it there). The key costs a stat, read
+     * only when no open file has the path and some open file could live off its path.
+     */
+    OpenFile find(Path ciphertextPath) throws IOException {
+        synchronized (this) {
+            Handle h = byPath.get(ciphertextPath);
+            if (h != null) {
+                return h.file; // if the path was replaced underneath, waiting for this one's writes is merely needless
+            }
+            if (byKey.isEmpty()) {
+                return null;
+            }
+        }
+        return get(ciphertextPath, fileKeyOrNull(ciphertextPath));
+    }
+
+    /**
      * Runs {@code change} (a rename and the registry's updates for it) while no open can join or
      * register a file: an open between the rename and the updates would otherwise register a second
      * open file for the same ciphertext file, beside the one the updates move there.

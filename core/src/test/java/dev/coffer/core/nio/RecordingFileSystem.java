@@ -56,6 +56,8 @@ public final class RecordingFileSystem extends FileSystem {
     public volatile boolean injectsFileFaults;
     /** Bytes that positional file writes may still store before they fail like a full disk (ENOSPC's message). */
     public final java.util.concurrent.atomic.AtomicLong fileWriteBudget = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    /** While set, positional file writes wait until it opens (a slow store: a write behind is still running). */
+    public volatile java.util.concurrent.CountDownLatch fileWriteGate;
     /** Whether a truncate that would shorten a file fails (EIO's message) and changes nothing. */
     public volatile boolean fileCutsFail;
     /** Paths whose delete fails (EPERM's message, as an immutable file's), asked at each delete. */
@@ -180,6 +182,15 @@ public final class RecordingFileSystem extends FileSystem {
 
                     @Override
                     public int write(ByteBuffer src, long position) throws IOException {
+                        java.util.concurrent.CountDownLatch gate = fileWriteGate;
+                        if (gate != null) {
+                            try {
+                                gate.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new java.io.InterruptedIOException();
+                            }
+                        }
                         long left = fileWriteBudget.get();
                         if (left <= 0) {
                             throw new IOException("No space left on device");

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +45,54 @@ class TimesAfterWritesTest {
                 assertThat(Files.getLastModifiedTime(file)).as("round %d", round).isEqualTo(set);
                 assertThat(Files.readAllBytes(file)).isEqualTo(data);
             }
+        }
+    }
+
+    /**
+     * A sync client renamed the open file (another device renamed it): times set under the new name
+     * must still wait for the write running behind, as an open under that name joins the open file.
+     * Before, the view looked the open file up by path only, set the times at once, and the write
+     * landed after them. The store holds the write behind until the times are set (or a second has
+     * passed, when they wait for it as they should).
+     */
+    @Test
+    void timesSetUnderTheNameASyncClientGaveTheOpenFileWaitForItsWrites() throws Exception {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        Path vault = tmp.resolve("renamed");
+        FileTime set = FileTime.fromMillis(1_000_000_000_000L);
+        byte[] data = new byte[4096 + 128 * 1024];
+        new Random(3).nextBytes(data);
+        try (CofferFileSystem fs = CofferFileSystems.create(rec.wrap(vault), "pass phrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST)) {
+            rec.injectsFileFaults = true;
+            try (FileChannel ch = FileChannel.open(fs.getPath("/a.bin"), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(data, 0, 4096));
+                CountDownLatch gate = new CountDownLatch(1);
+                rec.fileWriteGate = gate;
+                ch.write(ByteBuffer.wrap(data, 4096, data.length - 4096)); // 32 units: written behind, held
+                Path ciphertext = TestVaults.onlyCiphertextFile(vault);
+                Files.move(ciphertext, ciphertext.resolveSibling(fs.mapper.names().encrypt("b.bin", "") + ".c9r"));
+                CountDownLatch timesSet = new CountDownLatch(1);
+                Thread releaser = new Thread(() -> {
+                    try {
+                        timesSet.await(1, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    gate.countDown();
+                });
+                releaser.start();
+                try {
+                    Files.setLastModifiedTime(fs.getPath("/b.bin"), set);
+                } finally {
+                    timesSet.countDown();
+                    releaser.join();
+                    rec.fileWriteGate = null;
+                }
+            }
+            assertThat(Files.getLastModifiedTime(fs.getPath("/b.bin"))).isEqualTo(set);
+            assertThat(Files.readAllBytes(fs.getPath("/b.bin"))).isEqualTo(data);
         }
     }
 }
