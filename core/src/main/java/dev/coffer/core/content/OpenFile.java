@@ -638,9 +638,10 @@ public final class OpenFile implements java.io.Closeable {
      * is not used (its next write makes a new one): then the ciphertext must still hold no unit (the
      * {@code fstat} alone). Bytes a failed change left past this object's length because the cut that
      * undoes it failed too ({@link #cutOwed}) are its own, not another program's: for an empty file
-     * they start with the header the failed first write made, which stays cached. Under the read lock, once no write runs behind: only a write changes the
-     * header or the length. Once false, this object refuses every change: it would encrypt units of
-     * the new content under the old header's key, or re-tag another device's last unit, destroying them.
+     * they start with the header the failed first write made, which stays cached. Under the read lock,
+     * once no write runs behind: only a write changes the header or the length. Once false, this
+     * object refuses every change: it would encrypt units of the new content under the old header's
+     * key, or re-tag another device's last unit, destroying them.
      */
     public boolean holdsStoredHeader() throws IOException {
         lockForReading();

@@ -55,7 +55,8 @@ final class CofferAttributeView implements PosixFileAttributeView {
         Located l = fs.resolver.existing(path, follow);
         Path carrier = fs.attributes.attributeCarrier(l);
         // Found as an open finds it (also after a sync client renamed the open file to this path).
-        OpenFile open = l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.FILE ? fs.openFiles.find(carrier) : null;
+        OpenFile open = l.entry() != null && l.entry().type() == dev.coffer.core.names.EntryType.FILE
+                ? fs.openFiles.find(carrier) : null;
         if (open != null) {
             // a write still running behind would land after these times and overwrite them
             open.whenWritesLanded(() -> CiphertextTimes.set(carrier, lastModifiedTime, lastAccessTime, createTime));

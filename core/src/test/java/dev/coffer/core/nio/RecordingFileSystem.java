@@ -55,7 +55,8 @@ public final class RecordingFileSystem extends FileSystem {
     /** Whether file channels opened from now on obey {@link #fileWriteBudget} and {@link #fileCutsFail}. */
     public volatile boolean injectsFileFaults;
     /** Bytes that positional file writes may still store before they fail like a full disk (ENOSPC's message). */
-    public final java.util.concurrent.atomic.AtomicLong fileWriteBudget = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    public final java.util.concurrent.atomic.AtomicLong fileWriteBudget =
+            new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
     /** While set, positional file writes wait until it opens (a slow store: a write behind is still running). */
     public volatile java.util.concurrent.CountDownLatch fileWriteGate;
     /** Whether a truncate that would shorten a file fails (EIO's message) and changes nothing. */
