@@ -281,15 +281,25 @@ final class DavTree {
      * {@code from}. At a {@link Target#FREE} name the properties are written first (see {@link #move}),
      * so if they fail nothing of the copy is there. A {@link Target#FILE} is replaced by the one
      * rename and gets them after it: a replaced file is gone already, so the copy stays there if they fail.
+     * The sidecar's bytes are copied unparsed, as by a move, so a damaged one never blocks a copy; one
+     * that cannot be read at all stays with the source, and the copy has none.
      */
     void putCopyInPlace(Path staged, DavPath from, DavPath to, Target target) throws IOException {
         if (target == Target.FREE) {
-            props.copied(from, to); // before the name is taken: see move
+            copySidecar(from, to); // before the name is taken: see move
             renameToFree(staged, to);
             return;
         }
         Files.move(staged, file(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        props.copied(from, to);
+        copySidecar(from, to);
+    }
+
+    /** {@code to} gets the bytes of {@code from}'s sidecar, or none if it cannot be read (the source keeps it). */
+    private void copySidecar(DavPath from, DavPath to) throws IOException {
+        if (!props.copiedBytes(from, to)) {
+            props.deleted(to); // never another resource's properties on the copy
+            LOG.warn("a copy was made without its source's dead properties: their sidecar cannot be read (the source keeps it)");
+        }
     }
 
     /**

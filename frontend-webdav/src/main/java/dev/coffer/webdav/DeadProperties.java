@@ -105,8 +105,8 @@ final class DeadProperties {
     }
 
     /**
-     * Before a resource moves to a free name: its sidecar's bytes, not parsed, under the new name (a
-     * damaged sidecar must not block the move; its text goes along as it is). None: any sidecar the
+     * Before a resource moves to a free name, or when it was copied: its sidecar's bytes, not parsed,
+     * under the new name (a damaged sidecar must not block the move or copy; its text goes along as it is). None: any sidecar the
      * new name has goes. False, with nothing changed, if the sidecar is there but cannot be read (a
      * ciphertext failing authentication): the caller moves it along by renaming instead.
      */
@@ -127,14 +127,6 @@ final class DeadProperties {
             }
             writeAtomically(sidecarOf(to), bytes);
             return true;
-        }
-    }
-
-    /** After a resource was copied: the copy gets the source's properties (and loses any it had). */
-    void copied(DavPath from, DavPath to) throws IOException {
-        synchronized (mutex) {
-            Map<QName, String> props = load(sidecarOf(from));
-            store(sidecarOf(to), props);
         }
     }
 
