@@ -16,8 +16,9 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,20 +32,43 @@ class MethodsTest {
     private static final int UNIT = 4096;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private ServedVault served;
-    private DavClient dav;
+    /** One server for the class (a server's stop takes a second): each test starts from an empty root. */
+    private static ServedVault served;
+    private static DavClient dav;
 
-    @BeforeEach
-    void serve() throws IOException {
+    @BeforeAll
+    static void serve() throws IOException {
         served = new ServedVault(tmp);
         dav = new DavClient(served.url());
     }
 
-    @AfterEach
-    void stop() throws IOException {
+    @AfterAll
+    static void stop() throws IOException {
         served.close();
+    }
+
+    /**
+     * Deletes over WebDAV what a test left in the root, so the server forgets those names (and their
+     * locks) too; a test that leaves a lock behind fails here, as it would leave the next one a 423.
+     */
+    @AfterEach
+    void emptyTheRoot() throws Exception {
+        for (String name : namesInRoot()) {
+            assertThat(dav.send("DELETE", "/" + DavUrls.encodeSegment(name), (String) null).statusCode()).as("DELETE of %s", name)
+                    .isEqualTo(204);
+        }
+        assertThat(namesInRoot()).isEmpty();
+        try (var hidden = Files.list(served.root)) {
+            assertThat(hidden.map(p -> p.getFileName().toString())).containsExactly(Staging.FOLDER);
+        }
+    }
+
+    private static List<String> namesInRoot() throws IOException {
+        try (var names = Files.list(served.root)) {
+            return names.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(DeadProperties.RESERVED_PREFIX)).toList();
+        }
     }
 
     private static byte[] pattern(int n, long seed) {
@@ -291,14 +315,13 @@ class MethodsTest {
 
     @Test
     void writesToAReadOnlyVaultAre403Not500() throws Exception {
-        served.close();
-        try (CofferFileSystemHolder ro = CofferFileSystemHolder.readOnly(tmp.resolve("vault"));
+        Path vault = tmp.resolve("read-only/vault");
+        dev.coffer.core.nio.CofferFileSystems.create(vault, "test passphrase".toCharArray(), ServedVault.FAST).close();
+        try (CofferFileSystemHolder ro = CofferFileSystemHolder.readOnly(vault);
                 WebDavServer server = WebDavServer.start(ro.fs.getPath("/"), 0)) {
             DavClient ro403 = new DavClient(server.url());
             assertThat(ro403.send("PUT", "/new.txt", "x").statusCode()).isEqualTo(403);
             assertThat(ro403.send("MKCOL", "/d", (String) null).statusCode()).isEqualTo(403);
-        } finally {
-            served = new ServedVault(tmp.resolve("again"));
         }
     }
 
@@ -375,6 +398,12 @@ class MethodsTest {
         HttpResponse<byte[]> discovery = dav.send("PROPFIND", "/f/child.txt", "<?xml version=\"1.0\"?><D:propfind xmlns:D=\"DAV:\"><D:prop>"
                 + "<D:lockdiscovery/></D:prop></D:propfind>", "Depth", "0");
         assertThat(DavClient.text(discovery)).contains(t1.substring(1, t1.length() - 1)).contains("<D:shared/>");
+        // the class's next test starts without these locks
+        assertThat(dav.send("UNLOCK", "/f/new.txt", (String) null, "Lock-Token", unmapped.headers().firstValue("Lock-Token").orElseThrow())
+                .statusCode()).isEqualTo(204);
+        assertThat(dav.send("UNLOCK", "/f", (String) null, "Lock-Token", s2.headers().firstValue("Lock-Token").orElseThrow())
+                .statusCode()).isEqualTo(204);
+        assertThat(dav.send("UNLOCK", "/f", (String) null, "Lock-Token", t1).statusCode()).isEqualTo(204);
     }
 
     @Test
