@@ -33,6 +33,7 @@ class CommitLockTest {
     private DavClient dav;
     private final CountDownLatch arrived = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
+    private volatile Thread held;
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
@@ -84,7 +85,7 @@ class CommitLockTest {
 
         Future<HttpResponse<byte[]>> lock = pool.submit(() -> dav.send("LOCK", "/folder", DavClient.lockBody("exclusive"),
                 "Depth", "infinity", "Timeout", "Second-60"));
-        Thread.sleep(1_000);
+        awaitABlockedThreadBehindTheHeldRequest();
         assertThat(lock.isDone()).as("the LOCK was granted while the upload was being put in place").isFalse();
         release.countDown();
 
@@ -122,7 +123,7 @@ class CommitLockTest {
 
         Future<HttpResponse<byte[]>> lock = pool.submit(() -> dav.send("LOCK", "/folder", DavClient.lockBody("exclusive"),
                 "Depth", "0", "Timeout", "Second-60"));
-        Thread.sleep(1_000);
+        awaitABlockedThreadBehindTheHeldRequest();
         assertThat(lock.isDone()).as("the LOCK was granted while the MKCOL was making its collection").isFalse();
         release.countDown();
 
@@ -200,7 +201,7 @@ class CommitLockTest {
         assertThat(arrived.await(20, TimeUnit.SECONDS)).as("the PROPPATCH reached its hold").isTrue();
 
         Future<HttpResponse<byte[]>> delete = pool.submit(() -> dav.send("DELETE", "/doc.txt", (String) null));
-        Thread.sleep(1_000);
+        awaitABlockedThreadBehindTheHeldRequest();
         assertThat(delete.isDone()).as("the DELETE ran while the PROPPATCH was writing").isFalse();
         release.countDown();
 
@@ -224,10 +225,31 @@ class CommitLockTest {
         return DavClient.text(r);
     }
 
+    /**
+     * Waits until a thread is blocked entering a monitor the held request's thread owns (held at
+     * COMMITTING, that is the commit lock): the request sent last has arrived and waits for it.
+     * (A fixed sleep took a second and could not tell a waiting request from one not yet there.)
+     */
+    private void awaitABlockedThreadBehindTheHeldRequest() throws InterruptedException {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long heldId = held.getId();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            for (java.lang.management.ThreadInfo t : threads.dumpAllThreads(false, false)) {
+                if (t.getThreadState() == Thread.State.BLOCKED && t.getLockOwnerId() == heldId) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        org.assertj.core.api.Assertions.fail("no request came to wait for the held one within 20 s");
+    }
+
     /** Holds the first request that reaches {@code stage} until {@link #release} opens. */
     private void holdAt(WriteMethods.Stage stage) {
         WriteMethods.pauseForTests = s -> {
             if (s == stage && arrived.getCount() > 0) {
+                held = Thread.currentThread();
                 arrived.countDown();
                 try {
                     release.await(30, TimeUnit.SECONDS);
