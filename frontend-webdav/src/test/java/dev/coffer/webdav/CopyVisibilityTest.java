@@ -12,8 +12,9 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,20 +29,27 @@ class CopyVisibilityTest {
     private static final int BIG = 48 << 20;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private ServedVault served;
-    private DavClient dav;
+    /** One server for the class (a server's stop waits a second for the client's idle connection). */
+    private static ServedVault served;
+    private static DavClient dav;
 
-    @BeforeEach
-    void serve() throws IOException {
+    @BeforeAll
+    static void serve() throws IOException {
         served = new ServedVault(tmp);
         dav = new DavClient(served.url());
     }
 
-    @AfterEach
-    void stop() throws IOException {
+    @AfterAll
+    static void stop() throws IOException {
         served.close();
+    }
+
+    /** Each test starts from an empty root. */
+    @AfterEach
+    void emptyTheRoot() throws Exception {
+        served.emptyRoot();
     }
 
     @Test
@@ -139,11 +147,14 @@ class CopyVisibilityTest {
 
             assertThat(lock.statusCode()).isIn(200, 201);
             assertThat(copy.get().statusCode()).isEqualTo(423);
+            assertThat(Files.readString(served.root.resolve("old.bin"))).isEqualTo("old");
+            assertNothingHiddenInTheRoot();
+            // the class's next test starts without the lock
+            assertThat(dav.send("UNLOCK", "/old.bin", (String) null, "Lock-Token", lock.headers().firstValue("Lock-Token").orElseThrow())
+                    .statusCode()).isEqualTo(204);
         } finally {
             pool.shutdownNow();
         }
-        assertThat(Files.readString(served.root.resolve("old.bin"))).isEqualTo("old");
-        assertNothingHiddenInTheRoot();
     }
 
     private boolean serverEntryInRoot() throws IOException {

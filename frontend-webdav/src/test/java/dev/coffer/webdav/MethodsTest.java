@@ -49,26 +49,9 @@ class MethodsTest {
         served.close();
     }
 
-    /**
-     * Deletes over WebDAV what a test left in the root, so the server forgets those names (and their
-     * locks) too; a test that leaves a lock behind fails here, as it would leave the next one a 423.
-     */
     @AfterEach
     void emptyTheRoot() throws Exception {
-        for (String name : namesInRoot()) {
-            assertThat(dav.send("DELETE", "/" + DavUrls.encodeSegment(name), (String) null).statusCode()).as("DELETE of %s", name)
-                    .isEqualTo(204);
-        }
-        assertThat(namesInRoot()).isEmpty();
-        try (var hidden = Files.list(served.root)) {
-            assertThat(hidden.map(p -> p.getFileName().toString())).containsExactly(Staging.FOLDER);
-        }
-    }
-
-    private static List<String> namesInRoot() throws IOException {
-        try (var names = Files.list(served.root)) {
-            return names.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(DeadProperties.RESERVED_PREFIX)).toList();
-        }
+        served.emptyRoot();
     }
 
     private static byte[] pattern(int n, long seed) {
