@@ -7,8 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,30 +25,39 @@ class LegacyAsideTest {
     private static final String LEFTOVER = DeadProperties.RESERVED_PREFIX + "aside-0b7f1c52-9a0e-4a4e-8f3c-2f0d8c1e5a11";
 
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private ServedVault served;
+    /** One server for the class (a server's stop waits a second for the client's idle connection). */
+    private static ServedVault served;
 
-    @BeforeEach
-    void serve() throws IOException {
+    @BeforeAll
+    static void serve() throws IOException {
         served = new ServedVault(tmp);
     }
 
-    @AfterEach
-    void stop() throws IOException {
+    @AfterAll
+    static void stop() throws IOException {
         served.close();
+    }
+
+    /** Each test starts from an empty root. */
+    @AfterEach
+    void emptyTheRoot() throws Exception {
+        served.emptyRoot();
     }
 
     @Test
     void aServerStartGivesBackAFolderSetAsideInTheRoot() throws Exception {
-        Path aside = Files.createDirectory(served.root.resolve(LEFTOVER));
-        Files.writeString(aside.resolve("only copy.txt"), "precious");
+        try (ServedVault own = new ServedVault(tmp.resolve("own"))) { // not the class's: a start of another server is the point
+            Path aside = Files.createDirectory(own.root.resolve(LEFTOVER));
+            Files.writeString(aside.resolve("only copy.txt"), "precious");
 
-        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
-            assertThat(names(served.root)).containsExactly("set aside (recovered by Coffer)");
-            assertThat(Files.readString(served.root.resolve("set aside (recovered by Coffer)/only copy.txt"))).isEqualTo("precious");
-            String listing = DavClient.text(new DavClient(next.url()).send("PROPFIND", "/", (String) null, "Depth", "1"));
-            assertThat(listing).contains("set%20aside%20(recovered%20by%20Coffer)/");
+            try (WebDavServer next = WebDavServer.start(own.root, 0)) {
+                assertThat(names(own.root)).containsExactly("set aside (recovered by Coffer)");
+                assertThat(Files.readString(own.root.resolve("set aside (recovered by Coffer)/only copy.txt"))).isEqualTo("precious");
+                String listing = DavClient.text(new DavClient(next.url()).send("PROPFIND", "/", (String) null, "Depth", "1"));
+                assertThat(listing).contains("set%20aside%20(recovered%20by%20Coffer)/");
+            }
         }
     }
 

@@ -13,8 +13,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,20 +31,27 @@ class UploadTempsTest {
     private static final int HALF = 512 * 1024;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private ServedVault served;
-    private DavClient dav;
+    /** One server for the class (a server's stop waits a second for the client's idle connection). */
+    private static ServedVault served;
+    private static DavClient dav;
 
-    @BeforeEach
-    void serve() throws IOException {
+    @BeforeAll
+    static void serve() throws IOException {
         served = new ServedVault(tmp);
         dav = new DavClient(served.url());
     }
 
-    @AfterEach
-    void stop() throws IOException {
+    @AfterAll
+    static void stop() throws IOException {
         served.close();
+    }
+
+    /** Each test starts from an empty root. */
+    @AfterEach
+    void emptyTheRoot() throws Exception {
+        served.emptyRoot();
     }
 
     @Test
@@ -116,13 +124,16 @@ class UploadTempsTest {
         String set = "<?xml version=\"1.0\"?><D:propertyupdate xmlns:D=\"DAV:\" xmlns:Z=\"urn:z\"><D:set><D:prop>"
                 + "<Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>";
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        String token;
         try (SlowPut put = SlowPut.start(served, "/big.bin", pattern(2 * HALF))) {
             awaitUploadTemp();
             assertThat(within(pool, () -> dav.send("PROPPATCH", "/other.txt", set, "Content-Type", "application/xml"))).isEqualTo(207);
             assertThat(within(pool, () -> dav.send("PUT", "/small.txt", "small"))).isEqualTo(201);
             assertThat(within(pool, () -> dav.send("MKCOL", "/dir", (String) null))).isEqualTo(201);
-            assertThat(within(pool, () -> dav.send("LOCK", "/small.txt", DavClient.lockBody("exclusive"), "Content-Type", "application/xml")))
-                    .isEqualTo(200);
+            java.net.http.HttpResponse<byte[]> lock = pool.submit(() -> dav.send("LOCK", "/small.txt", DavClient.lockBody("exclusive"),
+                    "Content-Type", "application/xml")).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(lock.statusCode()).isEqualTo(200);
+            token = lock.headers().firstValue("Lock-Token").orElseThrow();
             assertThat(within(pool, () -> dav.send("MOVE", "/other.txt", (String) null, "Destination", dav.url("/dir/other.txt"))))
                     .isEqualTo(201);
             assertThat(within(pool, () -> dav.send("DELETE", "/gone.txt", (String) null))).isEqualTo(204);
@@ -131,6 +142,8 @@ class UploadTempsTest {
         } finally {
             pool.shutdownNow();
         }
+        // the class's next test starts without the lock
+        assertThat(dav.send("UNLOCK", "/small.txt", (String) null, "Lock-Token", token).statusCode()).isEqualTo(204);
     }
 
     /**
@@ -197,14 +210,16 @@ class UploadTempsTest {
     /** A server killed mid-upload left its temp: the next server to serve the tree removes it before it serves. */
     @Test
     void theNextServerRemovesTheUploadsAKilledServerLeft() throws Exception {
-        Path staging = Files.createDirectory(served.root.resolve(Staging.FOLDER));
-        Files.write(staging.resolve(UPLOAD_PREFIX + "killed"), pattern(1000));
+        try (ServedVault own = new ServedVault(tmp.resolve("killed"))) { // not the class's: the next server takes its staging folder
+            Path staging = Files.createDirectory(own.root.resolve(Staging.FOLDER));
+            Files.write(staging.resolve(UPLOAD_PREFIX + "killed"), pattern(1000));
 
-        try (WebDavServer next = WebDavServer.start(served.root, 0)) {
-            assertThat(staging).doesNotExist();
-            assertThat(new DavClient(next.url()).send("PUT", "/after.txt", "after").statusCode()).isEqualTo(201);
+            try (WebDavServer next = WebDavServer.start(own.root, 0)) {
+                assertThat(staging).doesNotExist();
+                assertThat(new DavClient(next.url()).send("PUT", "/after.txt", "after").statusCode()).isEqualTo(201);
+            }
+            assertNoServerTempsLeftIn(own.root);
         }
-        assertNoServerTempsLeft();
     }
 
     private static byte[] pattern(int n) {
@@ -223,13 +238,21 @@ class UploadTempsTest {
     }
 
     private void assertNoServerTempsLeft() throws IOException {
-        assertThat(serverTemps()).isEmpty();
-        ServerLeftovers.assertNoneIn(served.root);
+        assertNoServerTempsLeftIn(served.root);
+    }
+
+    private static void assertNoServerTempsLeftIn(Path root) throws IOException {
+        assertThat(serverTemps(root)).isEmpty();
+        ServerLeftovers.assertNoneIn(root);
+    }
+
+    private List<String> serverTemps() throws IOException {
+        return serverTemps(served.root);
     }
 
     /** Every upload temp anywhere in the vault, hidden or not. */
-    private List<String> serverTemps() throws IOException {
-        try (Stream<Path> all = Files.walk(served.root)) {
+    private static List<String> serverTemps(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
             return all.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(UPLOAD_PREFIX))
                     .map(Path::toString).toList();
         }
