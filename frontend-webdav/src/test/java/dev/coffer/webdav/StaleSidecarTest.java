@@ -9,9 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,20 +26,47 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StaleSidecarTest {
     @TempDir
+    static Path sharedTmp;
+
+    @TempDir
     Path tmp;
+
+    /** The server of the tests that need no server of their own (a server's stop waits a second for the client's idle connection). */
+    private static ServedVault shared;
 
     private ServedVault served;
     private DavClient dav;
 
+    /** A test that stops its server and starts the next one on its root: it gets a vault of its own. */
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
+    private @interface OwnServer {
+    }
+
+    @BeforeAll
+    static void serveShared() throws IOException {
+        shared = new ServedVault(sharedTmp);
+    }
+
+    @AfterAll
+    static void stopShared() throws IOException {
+        shared.close();
+    }
+
     @BeforeEach
-    void serve() throws IOException {
-        served = new ServedVault(tmp);
+    void serve(TestInfo test) throws IOException {
+        boolean own = test.getTestMethod().orElseThrow().isAnnotationPresent(OwnServer.class);
+        served = own ? new ServedVault(tmp) : shared;
         dav = new DavClient(served.url());
     }
 
     @AfterEach
-    void stop() throws IOException {
-        served.close();
+    void stop() throws Exception {
+        if (served == shared) {
+            served.emptyRoot(); // the next test starts from an empty root
+        } else {
+            served.close();
+        }
     }
 
     @Test
@@ -63,10 +93,14 @@ class StaleSidecarTest {
     void aFileMadeByALockOfTheNameHasNoneOfTheOldProperties() throws Exception {
         leaveStaleSidecar("/name.txt", false);
 
-        assertThat(dav.send("LOCK", "/name.txt", DavClient.lockBody("exclusive")).statusCode()).isEqualTo(201);
+        var lock = dav.send("LOCK", "/name.txt", DavClient.lockBody("exclusive"));
+        assertThat(lock.statusCode()).isEqualTo(201);
 
         assertThat(allprop("/name.txt")).doesNotContain("colour").doesNotContain("stale");
         assertThat(served.root.resolve(DeadProperties.SIDECAR_PREFIX + ".name.txt")).doesNotExist();
+        // the class's next test starts without the lock
+        assertThat(dav.send("UNLOCK", "/name.txt", (String) null, "Lock-Token", lock.headers().firstValue("Lock-Token").orElseThrow())
+                .statusCode()).isEqualTo(204);
     }
 
     @Test
@@ -141,6 +175,7 @@ class StaleSidecarTest {
      * without them. Its sidecar now goes aside with it.
      */
     @Test
+    @OwnServer
     void aFolderSetAsideTakesItsPropertiesAlongAndTheFolderThatTookItsNameHasNone() throws Exception {
         assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
         assertThat(patch("/old", "old-props")).isEqualTo(207);
@@ -162,6 +197,7 @@ class StaleSidecarTest {
      * set-aside, then the rest of the MOVE over HTTP): the old one comes back with its properties.
      */
     @Test
+    @OwnServer
     void aFolderSetAsideAndGivenBackAfterItsReplacementLandedKeepsItsProperties() throws Exception {
         assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
         assertThat(patch("/old", "old-props")).isEqualTo(207);
@@ -182,6 +218,7 @@ class StaleSidecarTest {
 
     /** A set-aside put back (its replacement failed) has its properties again, and the name had none of them meanwhile. */
     @Test
+    @OwnServer
     void aFolderPutBackAfterAFailedReplacementHasItsPropertiesAgain() throws Exception {
         assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
         assertThat(patch("/old", "old-props")).isEqualTo(207);
@@ -206,6 +243,7 @@ class StaleSidecarTest {
      * first, so the two resources' properties were swapped.
      */
     @Test
+    @OwnServer
     void aPutBackOntoATakenNameLeavesBothResourcesTheirProperties() throws Exception {
         assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
         assertThat(patch("/old", "old-props")).isEqualTo(207);
@@ -238,6 +276,7 @@ class StaleSidecarTest {
      * {@code ENTRY.props} and dropped it as a dead resource's.
      */
     @Test
+    @OwnServer
     void aStartKilledAfterGivingASetAsideItsPropertiesKeepsThemAtTheNextStart() throws Exception {
         assertThat(dav.send("MKCOL", "/old", (String) null).statusCode()).isEqualTo(201);
         assertThat(patch("/old", "old-props")).isEqualTo(207);
