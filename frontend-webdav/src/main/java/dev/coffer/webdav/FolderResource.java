@@ -1,5 +1,6 @@
 package dev.coffer.webdav;
 
+import io.milton.http.exceptions.NotFoundException;
 import io.milton.resource.CollectionResource;
 import io.milton.resource.Resource;
 import java.io.IOException;
@@ -15,6 +16,9 @@ import java.util.List;
  */
 final class FolderResource extends PathResource implements CollectionResource {
 
+    /** Runs right before a listing (tests only: to remove the folder between its resolution and its listing). */
+    static volatile java.util.function.Consumer<DavPath> beforeListingForTests = p -> {};
+
     FolderResource(DavTree tree, DavPath path, BasicFileAttributes attrs, NameForm form, boolean mayHaveDeadProperties) {
         super(tree, path, attrs, form, mayHaveDeadProperties);
     }
@@ -27,12 +31,29 @@ final class FolderResource extends PathResource implements CollectionResource {
     @Override
     public List<? extends Resource> getChildren() {
         List<PathResource> out = new ArrayList<>();
+        beforeListingForTests.accept(path);
         try {
             tree.members(path).forEach(
                     m -> out.add(PathResourceFactory.resource(tree, path.child(m.name()), m.attrs(), form, m.hasSidecar())));
+        } catch (java.nio.file.NoSuchFileException e) {
+            if (isGone()) {
+                // moved or deleted since Milton resolved it: 404, as for Coffer's own PROPFIND (Milton
+                // answers its NotFoundException so, anything else with 500, and this method may not declare it)
+                throw FolderResource.<RuntimeException>sneaky(new NotFoundException("the folder is gone"));
+            }
+            throw PathFree.unchecked("listing a folder", e);
         } catch (IOException e) {
             throw PathFree.unchecked("listing a folder", e);
         }
         return out;
+    }
+
+    private boolean isGone() {
+        return tree.attributes(path).isEmpty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
     }
 }
