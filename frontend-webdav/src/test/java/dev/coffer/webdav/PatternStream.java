@@ -68,10 +68,9 @@ final class PatternStream extends InputStream {
                 return length;
             }
             ref.readNBytes(expected, 0, n);
-            for (int i = 0; i < n; i++) {
-                if (buf[i] != expected[i]) {
-                    return p + i;
-                }
+            int i = java.util.Arrays.mismatch(buf, 0, n, expected, 0, n); // vectorised: a byte loop took seconds for 4 GiB
+            if (i >= 0) {
+                return p + i;
             }
             p += n;
         }
