@@ -105,10 +105,11 @@ final class DeadProperties {
     }
 
     /**
-     * Before a resource moves to a free name, or when it was copied: its sidecar's bytes, not parsed,
-     * under the new name (a damaged sidecar must not block the move or copy; its text goes along as it is). None: any sidecar the
-     * new name has goes. False, with nothing changed, if the sidecar is there but cannot be read (a
-     * ciphertext failing authentication): the caller moves it along by renaming instead.
+     * Before a resource moves to a free name, or for its copy: its sidecar's bytes, not parsed, under
+     * the new name (a damaged sidecar must not block the move or copy; its text goes along as it is).
+     * None: any sidecar the new name has goes. False, with nothing changed, if the sidecar is there
+     * but cannot be read (a ciphertext failing authentication): a move then renames it along, a copy
+     * goes without it.
      */
     boolean copiedBytes(DavPath from, DavPath to) throws IOException {
         synchronized (mutex) {
