@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * Estimates how hard a passphrase is to guess with zxcvbn (score 0 to 4) and gives zxcvbn's own
- * warning in the UI's language. It measures a copy of the passphrase, which zxcvbn wipes after use;
- * when zxcvbn throws instead, the copy is wiped here.
+ * warning in the UI's language. It measures a copy of the passphrase held in a single char[]
+ * ({@link WipeableString}), which is wiped here after use, also when zxcvbn throws.
  *
  * <p>Not responsible for the minimum rules ({@link Passphrases}).
  */
@@ -42,21 +42,20 @@ public final class StrengthMeter {
         if (passphrase.length() == 0) {
             return new Estimate(0, "");
         }
-        // zxcvbn wipes what it measured; a TextField hands out its live buffer, so it gets a copy.
-        StringBuilder copy = new StringBuilder(passphrase.length()).append(passphrase);
-        Strength s;
+        // A TextField hands out its live buffer, so zxcvbn gets a copy. WipeableString copies it char by
+        // char into one char[] sized up front; a StringBuilder would start one byte a char and, at the
+        // first char beyond Latin-1 (or on growing), move to a new array and leave the old one unwiped.
+        WipeableString copy = new WipeableString(passphrase);
         try {
-            s = zxcvbn.measure(copy, contextWords);
-        } catch (RuntimeException | Error e) {
-            // no Strength to wipe it: the copy would stay in the heap, passphrase and all
-            WipeableString.wipeIfPossible(copy);
-            throw e;
-        }
-        try {
-            String warning = s.getFeedback().getWarning(locale);
-            return new Estimate(s.getScore(), warning == null ? "" : warning);
+            Strength s = zxcvbn.measure(copy, contextWords);
+            try {
+                String warning = s.getFeedback().getWarning(locale);
+                return new Estimate(s.getScore(), warning == null ? "" : warning);
+            } finally {
+                s.wipe(); // the pieces of the passphrase zxcvbn matched
+            }
         } finally {
-            s.wipe();
+            copy.wipe(); // also when zxcvbn throws and leaves no Strength to wipe it
         }
     }
 }

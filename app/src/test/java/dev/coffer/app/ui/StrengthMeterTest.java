@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nulabinc.zxcvbn.Strength;
+import com.nulabinc.zxcvbn.WipeableString;
 import com.nulabinc.zxcvbn.Zxcvbn;
 import java.util.List;
 import java.util.Locale;
@@ -12,11 +13,13 @@ import org.junit.jupiter.api.Test;
 /** The strength meter leaves no copy of the passphrase behind, whether zxcvbn measures it or fails. */
 class StrengthMeterTest {
     private static final String PASSPHRASE = "vinegar telescope umbrella";
+    /** Starts in Latin-1: a StringBuilder copy would leave "vinegar " behind in its one-byte array. */
+    private static final String BEYOND_LATIN1 = "vinegar \u2615 telescope \u00fcmbrella \u0436";
 
     /** A zxcvbn that keeps what it was given to measure, and then fails or measures it. */
     private static final class Recording extends Zxcvbn {
         private final boolean fail;
-        StringBuilder measured;
+        CharSequence measured;
 
         Recording(boolean fail) {
             this.fail = fail;
@@ -24,7 +27,7 @@ class StrengthMeterTest {
 
         @Override
         public Strength measure(CharSequence password, List<String> sanitizedInputs) {
-            measured = (StringBuilder) password;
+            measured = password;
             if (fail) {
                 throw new IllegalStateException("zxcvbn failed");
             }
@@ -41,6 +44,15 @@ class StrengthMeterTest {
     }
 
     @Test
+    void aPassphraseBeyondLatin1IsMeasuredInOneArrayThatIsWiped() {
+        Recording zxcvbn = new Recording(false);
+        StringBuilder typed = new StringBuilder(BEYOND_LATIN1);
+        new StrengthMeter(zxcvbn).measure(typed, Locale.ENGLISH, List.of());
+        assertWiped(zxcvbn.measured);
+        assertThat(typed.toString()).as("what was typed is left alone").isEqualTo(BEYOND_LATIN1);
+    }
+
+    @Test
     void theCopyIsWipedWhenZxcvbnThrows() {
         Recording zxcvbn = new Recording(true);
         StringBuilder typed = new StringBuilder(PASSPHRASE);
@@ -51,8 +63,13 @@ class StrengthMeterTest {
         assertThat(typed.toString()).as("what was typed is left alone").isEqualTo(PASSPHRASE);
     }
 
-    /** zxcvbn's own wipe (WipeableString.wipeIfPossible) overwrites a StringBuilder's characters, then empties it. */
-    private static void assertWiped(StringBuilder copy) {
-        assertThat(copy).as("the copy measured").isNotNull().isEmpty();
+    /**
+     * The copy is a WipeableString: its one char[] is sized up front and filled char by char (no
+     * Latin-1 form to inflate, no growth leaving old arrays behind), and wiping overwrites it.
+     */
+    private static void assertWiped(CharSequence copy) {
+        assertThat(copy).as("the copy measured").isInstanceOf(WipeableString.class);
+        assertThat(((WipeableString) copy).isWiped()).as("the copy measured is wiped").isTrue();
+        assertThat(copy).isEmpty();
     }
 }
