@@ -43,6 +43,8 @@ import javafx.stage.WindowEvent;
  */
 public final class CofferApp extends Application {
     private static final long AUTO_LOCK_TICK_SECONDS = 30;
+    /** How long SIGTERM waits for the FX thread to hide the dialogs: it may be gone or blocked. */
+    private static final java.time.Duration DIALOGS_WIPE_BOUND = java.time.Duration.ofSeconds(2);
 
     /** What {@link #launch} was asked for; JavaFX creates the Application itself, so it is handed over statically. */
     private record Request(Path configFolder, Path vault, Runnable exit) {}
@@ -59,6 +61,9 @@ public final class CofferApp extends Application {
     private Optional<Tray> tray = Optional.empty();
     private ScheduledExecutorService timer;
     private boolean trayNoticeShown;
+    /** Set once stop() has hidden the dialogs: the FX thread is gone then, and SIGTERM has nothing left to wipe. */
+    private volatile boolean stopped;
+    private Runnable onTerminate;
 
     /** Runs the GUI until it quits; {@code vault} (may be null) gets its unlock dialog. */
     public static void launch(Path configFolder, Path vault) {
@@ -109,8 +114,10 @@ public final class CofferApp extends Application {
                 messages.get("main.quit.lockAll"), () -> Platform.runLater(this::quit)));
         Platform.setImplicitExit(false);
         service.addListener(() -> Platform.runLater(this::serviceChanged));
-        // SIGTERM (logout, kill) skips stop(): lock there too, so no drive outlives the app
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> service.lockAll(true), "coffer-lock-on-exit"));
+        // SIGTERM (logout, kill) skips stop(): wipe the open dialogs and lock there too, so no secret
+        // stays on screen or the clipboard and no drive outlives the app
+        onTerminate = this::wipeAndLock;
+        Runtime.getRuntime().addShutdownHook(new Thread(onTerminate, "coffer-wipe-and-lock-on-exit"));
         stage.setOnCloseRequest(this::onClose);
         gui.show(stage);
         desktopTheme = DesktopTheme.watch(dark -> Platform.runLater(() -> gui.systemThemeChanged(dark)));
@@ -188,6 +195,31 @@ public final class CofferApp extends Application {
         }
     }
 
+    /** What the shutdown hook runs (tests run it as SIGTERM would). */
+    Runnable onTerminate() {
+        return onTerminate;
+    }
+
+    /** SIGTERM: as stop() does, the dialogs let go of their secrets (bounded wait), then every vault is locked. */
+    private void wipeAndLock() {
+        if (!stopped) {
+            FxBeforeExit.run(this::hideDialogs, DIALOGS_WIPE_BOUND);
+        }
+        service.lockAll(true);
+    }
+
+    /**
+     * Hides every window but the main one: their handlers for being hidden wipe the passphrase fields
+     * and take the wizard's recovery words off the screen and the clipboard.
+     */
+    private void hideDialogs() {
+        for (javafx.stage.Window w : List.copyOf(javafx.stage.Window.getWindows())) {
+            if (w != gui.stage()) {
+                w.hide();
+            }
+        }
+    }
+
     /** Locks everything (asking before forcing busy drives), then exits. */
     private void quit() {
         List<String> busy = gui.mainViewModel().lockAll(false);
@@ -203,11 +235,8 @@ public final class CofferApp extends Application {
         // Quitting (Platform.exit) does not hide the dialogs still open before this runs, so their
         // handlers for being hidden did not run: the passphrase fields kept their arrays, the wizard
         // its recovery words on the clipboard. Hidden here, they let go of them.
-        for (javafx.stage.Window w : List.copyOf(javafx.stage.Window.getWindows())) {
-            if (w != gui.stage()) {
-                w.hide();
-            }
-        }
+        hideDialogs();
+        stopped = true;
         service.lockAll(true); // never leave a drive mounted behind a closed app
         tray.ifPresent(Tray::remove);
         if (timer != null) {

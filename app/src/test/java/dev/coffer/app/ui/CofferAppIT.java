@@ -7,6 +7,7 @@ import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.TestVaults;
 import java.nio.file.Path;
 import java.util.List;
+import javafx.scene.control.TextField;
 import javafx.scene.input.Clipboard;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -95,6 +96,80 @@ class CofferAppIT {
         } finally {
             FxToolkit.cleanupStages();
         }
+    }
+
+    @Test
+    void sigtermWipesTheOpenDialogsAndTakesTheRecoveryWordsOffTheClipboard() throws Exception {
+        TestVaults setup = new TestVaults(tmp); // tmp/config
+        setup.create("Daily");
+        CofferApp.prepare(tmp.resolve("config"), null);
+        Stage stage = FxToolkit.registerPrimaryStage();
+        CofferApp app = (CofferApp) FxToolkit.setupApplication(CofferApp.class);
+        // a wizard at its recovery page, with fast scrypt (the app's own would take seconds)
+        TestVaults elsewhere = new TestVaults(tmp.resolve("elsewhere"));
+        FxBackground background = new FxBackground();
+        CreateVaultViewModel vm = new CreateVaultViewModel(elsewhere.service, background, Messages.of(java.util.Locale.ENGLISH),
+                java.nio.file.Files.createDirectories(tmp.resolve("home")));
+        try {
+            Fx.await("the main window", 10, () -> stage.isShowing() && robot.lookup("#vault-list").tryQuery().isPresent());
+            UnlockDialog unlock = Fx.call(() -> app.gui().openUnlock(app.gui().mainViewModel().vaults().get(0)));
+            robot.clickOn("#unlock-passphrase").write("vinegar");
+            PassphraseField typed = (PassphraseField) robot.lookup("#unlock-passphrase").queryAs(TextField.class).getParent();
+            assertThat(Fx.call(() -> typed.characters().toString())).isEqualTo("vinegar");
+
+            CreateVaultWizard wizard = Fx.call(() -> new CreateVaultWizard(vm, stage, dev.coffer.app.vaults.Theme.LIGHT,
+                    SecretClipboard.DEFAULT_DELAY));
+            Fx.run(wizard::show);
+            Fx.run(() -> {
+                vm.name().set("Taxes");
+                vm.location().set(tmp.toString());
+                vm.next();
+                vm.next();
+                vm.create("vinegar telescope umbrella".toCharArray(), "vinegar telescope umbrella".toCharArray());
+            });
+            Fx.await("the recovery key page", 30, () -> vm.step().get() == CreateVaultViewModel.Step.RECOVERY_KEY);
+            String key = Fx.call(() -> vm.recoveryKey().get());
+            robot.clickOn("#wizard-copy");
+            assertThat(Fx.call(() -> Clipboard.getSystemClipboard().getString())).isEqualTo(key);
+
+            app.onTerminate().run(); // what the shutdown hook runs on SIGTERM, on its own thread
+
+            assertThat(Fx.call(() -> Clipboard.getSystemClipboard().hasString())).as("the words on the clipboard").isFalse();
+            assertThat(Fx.call(() -> wizard.stage().isShowing())).isFalse();
+            javafx.scene.Parent root = wizard.stage().getScene().getRoot();
+            assertThat(Fx.call(() -> Fx.textsShown(root))).doesNotContainAnyElementsOf(List.of(key.split("\\s+")));
+            assertThat(Fx.call(() -> unlock.stage().isShowing())).isFalse();
+            assertThat(Fx.call(() -> typed.characters().length())).as("the typed passphrase").isZero();
+            assertThat(Fx.call(stage::isShowing)).as("the main window stays for stop()").isTrue();
+        } finally {
+            FxToolkit.cleanupApplication(app);
+            FxToolkit.cleanupStages();
+            background.close();
+            elsewhere.service.lockAll(true);
+        }
+    }
+
+    @Test
+    void theWipeOnSigtermWaitsForABlockedFxThreadOnlyUpToItsBound() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        javafx.application.Platform.runLater(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            long start = System.nanoTime();
+            boolean ran = FxBeforeExit.run(() -> {}, java.time.Duration.ofMillis(300));
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(ran).isFalse();
+            assertThat(millis).isBetween(250L, 2000L);
+        } finally {
+            release.countDown();
+        }
+        assertThat(FxBeforeExit.run(() -> {}, java.time.Duration.ofSeconds(2))).as("the FX thread free again").isTrue();
     }
 
     /** The vault names of the open unlock dialogs. */
