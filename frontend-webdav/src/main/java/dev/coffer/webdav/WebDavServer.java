@@ -98,10 +98,6 @@ public final class WebDavServer implements AutoCloseable {
         connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
         connector.setPort(port);
         connector.setIdleTimeout(120_000);
-        // A stop closes idle keep-alive connections after this, not Jetty's default second: every lock
-        // and unmount paid that second whenever a file manager held a connection open. A request still
-        // receiving its body is cut only if no byte arrives for this long; a cut upload commits nothing.
-        connector.setShutdownIdleTimeout(200);
         server.addConnector(connector);
         server.setStopTimeout(5_000);
         server.setStopAtShutdown(false);
