@@ -33,6 +33,8 @@ import ru.serce.jnrfuse.struct.FileStat;
  * <p>Not responsible for the tree (names, folders, links: {@link TreeOps}) or for attributes.
  */
 final class FileOps {
+    /** The running system, for what an open of a vanished file answers ({@link StaleEntryException#forOpenOf}). */
+    private static final String OS_NAME = System.getProperty("os.name", "");
     private final Backing backing;
     private final OpenFileTable handles;
     /** How this system spells O_TRUNC, O_APPEND... in the flags FUSE passes. */
@@ -79,13 +81,13 @@ final class FileOps {
      * O_TRUNC arrives here (atomic_o_trunc) and the kernel then truncates nothing itself, also for
      * O_RDONLY|O_TRUNC, which Linux truncates like any other O_TRUNC: that file is truncated through
      * a channel of its own, closed at once, and the handle stays read-only. A file that is gone
-     * is a {@link StaleEntryException} (ESTALE): the kernel sends OPEN only for a name it holds.
+     * is a {@link StaleEntryException} (ESTALE) on Linux: the kernel sends OPEN only for a name it holds.
      */
     long open(String path, int flags) throws IOException {
         try {
             return openExisting(path, flags);
         } catch (NoSuchFileException e) {
-            throw new StaleEntryException(e);
+            throw StaleEntryException.forOpenOf(e, OS_NAME);
         }
     }
 
