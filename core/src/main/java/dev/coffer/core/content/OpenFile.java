@@ -183,6 +183,13 @@ public final class OpenFile implements java.io.Closeable {
      */
     private boolean cutOwed;
     /**
+     * The stored length right after the latest failed undo-cut ({@code fstat} on that failure path
+     * only), or -1 if unknown: with {@link #cutOwed}, the one length besides its size's that is this
+     * object's own; any other is another program's rewrite (a sync client applying a longer version
+     * with the same header in place must not pass for leftovers).
+     */
+    private long leftoverLength = -1;
+    /**
      * Set while a gathering append writes its buffers one by one: the batch one leaves running
      * behind is not answered yet (the call has not returned), so its failure stays the call's own,
      * and none is queued (a queued append counts as answered).
@@ -637,8 +644,10 @@ public final class OpenFile implements java.io.Closeable {
      * object's are not. A same-length rewrite with the same header goes unseen. An empty file's header
      * is not used (its next write makes a new one): then the ciphertext must still hold no unit (the
      * {@code fstat} alone). Bytes a failed change left past this object's length because the cut that
-     * undoes it failed too ({@link #cutOwed}) are its own, not another program's: for an empty file
-     * they start with the header the failed first write made, which stays cached. Under the read lock,
+     * undoes it failed too ({@link #cutOwed}) are its own, not another program's, if the stored length
+     * is exactly the one noted right after that failure ({@link #leftoverLength}; any other length is
+     * another device's version applied in place); for an empty file they also start with the header
+     * the failed first write made, which stays cached. Under the read lock,
      * once no write runs behind: only a write changes the header or the length. Once false, this
      * object refuses every change: it would encrypt units of the new content under the old header's
      * key, or re-tag another device's last unit, destroying them.
@@ -649,14 +658,15 @@ public final class OpenFile implements java.io.Closeable {
             checkOpen();
             if (size == 0) {
                 long length = ciphertext.size();
-                boolean empty = layout.cleartextSize(length) <= 0 || cutOwed && startsWithOwnHeader(length);
+                boolean empty = layout.cleartextSize(length) <= 0
+                        || cutOwed && length == leftoverLength && startsWithOwnHeader(length);
                 rewrittenUnderneath |= !empty;
                 return empty;
             }
             ByteBuffer stored = readStoredHeader();
             long length = ciphertext.size();
-            // After an undo whose cut failed, bytes past this object's length are its own leftovers.
-            boolean lengthFits = cutOwed ? length >= layout.ciphertextLength(size) : length == layout.ciphertextLength(size);
+            // After an undo whose cut failed, exactly the length it left is this object's own too.
+            boolean lengthFits = length == layout.ciphertextLength(size) || cutOwed && length == leftoverLength;
             boolean holds = !stored.hasRemaining() && java.util.Arrays.equals(stored.array(), header)
                     && lengthFits; // else appended or cut elsewhere
             rewrittenUnderneath |= !holds;
@@ -1053,7 +1063,9 @@ public final class OpenFile implements java.io.Closeable {
         }
         pending = null;
         IOException failure = own.awaitAndDiscard();
-        cutOwed |= own.cutFailed();
+        if (own.cutFailed()) {
+            oweCut();
+        }
         if (failure != null) {
             e.addSuppressed(failure);
         }
@@ -1090,7 +1102,9 @@ public final class OpenFile implements java.io.Closeable {
                 write.run();
                 IOException lost = write.awaitAndUndo(); // cuts the file back unless its units are all written
                 if (lost != null) {
-                    cutOwed |= write.cutFailed(); // the runner owns the append state; awaitIdle publishes it
+                    if (write.cutFailed()) {
+                        oweCut(); // the runner owns the append state; awaitIdle publishes it
+                    }
                     throw lost;
                 }
                 continue;
@@ -1178,7 +1192,9 @@ public final class OpenFile implements java.io.Closeable {
     private void finish(PendingWrite write) throws IOException {
         IOException failure = write.awaitAndUndo();
         if (failure != null) {
-            cutOwed |= write.cutFailed();
+            if (write.cutFailed()) {
+                oweCut();
+            }
             lastUnitIndex = -1;
             size = write.restoreSize;
             throw failure;
@@ -1280,8 +1296,18 @@ public final class OpenFile implements java.io.Closeable {
         try {
             ciphertext.truncate(length);
         } catch (IOException e) {
-            cutOwed = true;
+            oweCut();
             throw e;
+        }
+    }
+
+    /** After an undo whose cut failed: the next change owes it, and the bytes left are noted as this object's. */
+    private void oweCut() {
+        cutOwed = true;
+        try {
+            leftoverLength = ciphertext.size();
+        } catch (IOException | RuntimeException e) {
+            leftoverLength = -1; // unknown: a join then takes any leftovers for another program's
         }
     }
 
