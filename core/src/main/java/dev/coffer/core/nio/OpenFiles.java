@@ -456,7 +456,12 @@ final class OpenFiles {
      * system is closing: its opener must release its handle and fail.
      */
     synchronized boolean register(CleartextFileChannel channel) {
-        if (closed && !RESCUING.get()) {
+        if (RESCUING.get()) {
+            // A rescue's copy: closed by the rescue, which closeAll waits for. closeAll must not close
+            // it first (the program's bytes would be lost with a half-written copy).
+            return true;
+        }
+        if (closed) {
             return false;
         }
         channels.add(channel);
@@ -636,6 +641,9 @@ final class OpenFiles {
      * Closes every channel (the file system is closing). An orphan's last close rescues it as any last
      * close does (the keys are destroyed only after this returns); so does the close here of a file that
      * something still pins. Returns once no rescue is under way any more (also one of another thread).
+     * A rescue's copy channel is not among the channels closed here ({@link #register}): its rescue
+     * closes it, and the files are closed only once the rescues under way are done, as one of them may
+     * be a copy's file.
      */
     void closeAll() throws IOException {
         List<CleartextFileChannel> open;
@@ -658,6 +666,8 @@ final class OpenFiles {
                 }
             }
         }
+        rescueUnpinnedOrphans(); // an open that dropped one may be on its way to do it: whichever comes first
+        awaitRescues();
         // A file opened for a channel that was not registered yet (it will fail to) is closed here,
         // so its cryptor is back before the keys are destroyed and no read gets through it.
         for (Handle h : files) {
@@ -667,16 +677,21 @@ final class OpenFiles {
             }
             try {
                 if (rescues) {
-                    rescue(h);
+                    try {
+                        rescue(h);
+                    } finally {
+                        h.file.close();
+                    }
+                } else {
+                    h.file.close();
                 }
-                h.file.close();
             } catch (IOException e) {
                 if (first == null) {
                     first = e;
                 }
             }
         }
-        rescueUnpinnedOrphans(); // an open that dropped one may be on its way to do it: whichever comes first
+        rescueUnpinnedOrphans();
         awaitRescues();
         if (first != null) {
             throw first;

@@ -1,0 +1,139 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Races between an orphan's rescue (OpenFiles, vault-format.md 5.4) and other closes. */
+class RescueRacesTest {
+    private static final String PASS = "pass phrase";
+    @TempDir
+    Path tmp;
+    private Path vault;
+    private CofferFileSystem fs;
+
+    @BeforeEach
+    void vault() throws IOException {
+        vault = tmp.resolve("v");
+        fs = CofferFileSystems.create(vault, PASS.toCharArray(), VaultOnTempDirContractTest.FAST);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    /**
+     * A rescue runs on a program's closing thread (a FUSE release) when the vault is locked: closeAll
+     * closes every registered channel, the rescue's own copy channel among them, before it waits for
+     * the rescue, which then fails to write its copy.
+     */
+    @Test
+    void lockingTheVaultDuringARescueDoesNotCloseTheCopyUnderIt() throws Exception {
+        Path file = fs.getPath("/notes.txt");
+        Files.writeString(file, "");
+        FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
+        try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            write(writer, "the program's bytes");
+        }
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
+        Files.delete(payload("/notes.txt")); // a sync client deletes it underneath
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Thread[] closer = new Thread[1];
+        try {
+            Future<?> release;
+            Future<?> closing;
+            lock.writeLock().lock(); // stands for a slow read of a big orphan
+            try {
+                release = pool.submit(() -> {
+                    reader.close(); // the last close: rescues, its copy channel registered, then reads
+                    return null;
+                });
+                await(() -> lock.getQueueLength() >= 1);
+                closing = pool.submit(() -> {
+                    closer[0] = Thread.currentThread();
+                    fs.close(); // the vault is locked meanwhile
+                    return null;
+                });
+                await(() -> closer[0] != null && closer[0].getState() == Thread.State.WAITING);
+                Thread.sleep(300);
+            } finally {
+                lock.writeLock().unlock();
+            }
+            release.get(20, TimeUnit.SECONDS);
+            closing.get(20, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes");
+    }
+
+    private interface Cond {
+        boolean ok();
+    }
+
+    private static void await(Cond c) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!c.ok() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(c.ok()).as("waited").isTrue();
+    }
+
+    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
+        f.setAccessible(true);
+        return (ReentrantReadWriteLock) f.get(file);
+    }
+
+    private Path otherDevicesVersion(String content) throws IOException {
+        Path other = fs.getPath("/other device's file");
+        Files.writeString(other, content);
+        Path ciphertext = Files.copy(payload(other.toString()), tmp.resolve("synced-" + System.nanoTime() + ".c9r"));
+        Files.delete(other);
+        return ciphertext;
+    }
+
+    private Path payload(String cleartext) throws IOException {
+        return fs.resolver.locate(fs.getPath(cleartext)).entry().payload();
+    }
+
+    private List<String> names(String folder) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
+            in.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.sort(Comparator.naturalOrder());
+        return names;
+    }
+
+    private static void write(FileChannel ch, String s) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+}
