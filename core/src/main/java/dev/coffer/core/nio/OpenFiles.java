@@ -106,6 +106,12 @@ final class OpenFiles {
         boolean deletedHere;
         /** Set once its last close (or the file system's) decided whether to rescue it: decided once. */
         boolean settled;
+        /**
+         * Set when that decision was to rescue it: then only the one that decided (and copies it)
+         * closes it, after the copy; a last reference dropped meanwhile, or the file system's close,
+         * must not close it under the copy.
+         */
+        boolean rescuing;
 
         Handle(OpenFile file, Object fileKey, Path ciphertextPath) {
             this.file = file;
@@ -332,6 +338,13 @@ final class OpenFiles {
                 unpinnedOrphans.add(h); // copied outside the monitor (rescueUnpinnedOrphans), then closed
                 return;
             }
+            closeUnlessRescued(h);
+        }
+    }
+
+    /** Closes {@code h} unless a rescue is copying it: then the rescue closes it once the copy is done. */
+    private static void closeUnlessRescued(Handle h) throws IOException {
+        if (!h.rescuing) {
             h.file.close();
         }
     }
@@ -481,7 +494,7 @@ final class OpenFiles {
             }
             forget(h);
             if (!startRescue(h)) {
-                h.file.close();
+                closeUnlessRescued(h);
                 return;
             }
         }
@@ -515,6 +528,7 @@ final class OpenFiles {
         }
         if (orphaned) {
             rescuesRunning++;
+            h.rescuing = true;
         }
         return orphaned;
     }
@@ -669,11 +683,14 @@ final class OpenFiles {
         rescueUnpinnedOrphans(); // an open that dropped one may be on its way to do it: whichever comes first
         awaitRescues();
         // A file opened for a channel that was not registered yet (it will fail to) is closed here,
-        // so its cryptor is back before the keys are destroyed and no read gets through it.
+        // so its cryptor is back before the keys are destroyed and no read gets through it. One that
+        // a rescue copies (a join's dropped pin queued it) is closed by that rescue, after its copy.
         for (Handle h : files) {
             boolean rescues;
+            boolean rescuedElsewhere;
             synchronized (this) {
                 rescues = startRescue(h);
+                rescuedElsewhere = !rescues && h.rescuing;
             }
             try {
                 if (rescues) {
@@ -682,7 +699,7 @@ final class OpenFiles {
                     } finally {
                         h.file.close();
                     }
-                } else {
+                } else if (!rescuedElsewhere) {
                     h.file.close();
                 }
             } catch (IOException e) {

@@ -45,6 +45,63 @@ class RescueRacesTest {
     }
 
     /**
+     * The file system closes while an open is pinning an orphan whose program already closed: closeAll
+     * rescues it, and the join, finding the file system closed, drops its pin and closes the orphan's
+     * OpenFile under closeAll's copy.
+     */
+    @Test
+    void closeAllRescueIsNotCutShortByAJoinDroppingItsPin() throws Exception {
+        Path file = fs.getPath("/notes.txt");
+        Files.writeString(file, "");
+        byte[] big = new byte[8 << 20];
+        Arrays.fill(big, (byte) 'x');
+        Path synced = otherDevicesVersion("synced");
+        FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
+        try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(big);
+            while (b.hasRemaining()) {
+                writer.write(b);
+            }
+        }
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
+        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> join;
+            Future<?> closing;
+            lock.writeLock().lock();
+            try {
+                join = pool.submit(() -> {
+                    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                        return ch.size();
+                    }
+                });
+                await(() -> lock.getQueueLength() >= 1);
+                reader.close(); // the program's last channel: the join's pin is the last reference
+                closing = pool.submit(() -> {
+                    fs.close();
+                    return null;
+                });
+                await(() -> lock.getQueueLength() >= 2); // closeAll's rescue waits to read the orphan
+            } finally {
+                lock.writeLock().unlock();
+            }
+            try {
+                join.get(20, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException expected) {
+                // ClosedFileSystemException
+            }
+            closing.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
+        assertThat(names("/")).contains("notes.txt (Conflict 1)");
+        byte[] copy = Files.readAllBytes(fs.getPath("/notes.txt (Conflict 1)"));
+        assertThat(copy.length).as("the conflict copy's length").isEqualTo(big.length);
+    }
+
+    /**
      * A rescue runs on a program's closing thread (a FUSE release) when the vault is locked: closeAll
      * closes every registered channel, the rescue's own copy channel among them, before it waits for
      * the rescue, which then fails to write its copy.
