@@ -67,8 +67,9 @@ final class OpenFiles {
     /** Rescues under way outside the monitor: {@link #closeAll} waits for them before the keys go. */
     private int rescuesRunning;
     /**
-     * True on a thread while it copies an orphan: its own open and registration pass a closing file
-     * system's refusal (the copy is part of the close), and its copy's close rescues nothing itself.
+     * True on a thread while it copies an orphan: its own open passes a closing file system's refusal
+     * (the copy is part of the close), its copy's channel is left to it ({@link #register}), and
+     * orphans its copy's open unpinned wait until the copy is done ({@link #rescueUnpinnedOrphans}).
      */
     private static final ThreadLocal<Boolean> RESCUING = ThreadLocal.withInitial(() -> Boolean.FALSE);
     /**
@@ -351,9 +352,14 @@ final class OpenFiles {
 
     /**
      * Copies and closes the orphans whose last reference a dropped pin was (outside the monitor). A
-     * failed close is logged: the open that dropped the pin has its own outcome to report.
+     * failed close is logged: the open that dropped the pin has its own outcome to report. Not on a
+     * thread that is copying an orphan already (its copy's open dropped the pin): that rescue drains
+     * them once its own copy is done, one after the other, so rescues never nest.
      */
     private void rescueUnpinnedOrphans() {
+        if (RESCUING.get()) {
+            return;
+        }
         while (true) {
             Handle h;
             synchronized (this) {
@@ -501,7 +507,11 @@ final class OpenFiles {
         try {
             rescue(h);
         } finally {
-            h.file.close(); // forgotten, settled: nothing else reaches it any more
+            try {
+                h.file.close(); // forgotten, settled: nothing else reaches it any more
+            } finally {
+                rescueUnpinnedOrphans(); // those whose last pin the copy's open dropped
+            }
         }
     }
 
@@ -516,7 +526,11 @@ final class OpenFiles {
             return false;
         }
         h.settled = true;
-        if (rescue == null || h.deletedHere || RESCUING.get() || !h.file.changed()) {
+        // Also on a rescuing thread: the copy's open may drop the last pin of another orphan (a stale
+        // registration of the conflict name), queued then; a copy's own close is rescued only if it
+        // too was replaced underneath. Each open file is settled once and rescues do not nest
+        // (rescueUnpinnedOrphans), so this neither recurses nor goes on forever.
+        if (rescue == null || h.deletedHere || !h.file.changed()) {
             return false;
         }
         boolean orphaned;
@@ -535,6 +549,7 @@ final class OpenFiles {
 
     /** Copies {@code h}'s content to a conflict name (counted by {@link #startRescue}); a failure is logged, never thrown. */
     private void rescue(Handle h) {
+        boolean outer = RESCUING.get(); // restored after: a rescue inside another must not end the outer one's
         RESCUING.set(Boolean.TRUE);
         // An interrupted closing thread (a shutdown) would fail the copy's channel at its first write.
         boolean interrupted = Thread.interrupted();
@@ -547,7 +562,7 @@ final class OpenFiles {
             LOG.warn("an open file was replaced or deleted underneath by another program, and its last content"
                     + " could not be kept as a conflict copy ({})", e.getClass().getName());
         } finally {
-            RESCUING.set(Boolean.FALSE);
+            RESCUING.set(outer);
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -102,6 +102,54 @@ class RescueRacesTest {
     }
 
     /**
+     * While a rescue copies orphan A, its open of "A (Conflict 1)" pins orphan B (a file of that name
+     * whose ciphertext a sync client deleted); B's program closes meanwhile, so the rescue's dropped pin
+     * is B's last reference: RESCUING makes startRescue settle B without a copy.
+     */
+    @Test
+    void anOrphanWhoseLastPinIsDroppedByARescuesOwnOpenIsKeptToo() throws Exception {
+        Path b = fs.getPath("/notes.txt (Conflict 1)");
+        Files.writeString(b, "");
+        FileChannel bReader = FileChannel.open(b, StandardOpenOption.READ);
+        try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
+            write(w, "B's bytes");
+        }
+        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload("/notes.txt (Conflict 1)")));
+        Files.delete(payload("/notes.txt (Conflict 1)")); // a sync client deletes B underneath
+
+        Path a = fs.getPath("/notes.txt");
+        Files.writeString(a, "");
+        FileChannel aWriter = FileChannel.open(a, StandardOpenOption.WRITE);
+        write(aWriter, "A's bytes");
+        Files.delete(payload("/notes.txt")); // and A
+
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> closingA;
+            bLock.writeLock().lock();
+            try {
+                closingA = pool.submit(() -> {
+                    aWriter.close(); // rescues A: opens "notes.txt (Conflict 1)", pinning B
+                    return null;
+                });
+                await(() -> bLock.getQueueLength() >= 1);
+                bReader.close(); // B's program closes: the rescue's pin is B's last reference
+            } finally {
+                bLock.writeLock().unlock();
+            }
+            closingA.get(20, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> contents = new ArrayList<>();
+        for (String n : names("/")) {
+            contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
+        }
+        assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
+        assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=B's bytes"));
+    }
+
+    /**
      * A rescue runs on a program's closing thread (a FUSE release) when the vault is locked: closeAll
      * closes every registered channel, the rescue's own copy channel among them, before it waits for
      * the rescue, which then fails to write its copy.
