@@ -248,8 +248,10 @@ final class OpenFiles {
         Handle h = c.pinned;
         boolean joins;
         try {
-            if (closed) {
-                throw new ClosedFileSystemException(); // closeAll closed it, or will: no channel outlives the close
+            // closeAll closed it, or will: no channel outlives the close. A rescue's copy is part of the
+            // close: closeAll closes the files only once it is done.
+            if (closed && !RESCUING.get()) {
+                throw new ClosedFileSystemException();
             }
             if (!holds) {
                 forget(h); // rewritten in place underneath: a new open file reads the new header

@@ -150,6 +150,63 @@ class RescueRacesTest {
     }
 
     /**
+     * As above, but the vault is locked while the rescue's open of "A (Conflict 1)" checks B's header:
+     * that open must still finish (the copy is part of the close), and both A and B are kept.
+     */
+    @Test
+    void aRescueWhoseOpenJoinsWhileTheVaultLocksKeepsBothOrphans() throws Exception {
+        Path b = fs.getPath("/notes.txt (Conflict 1)");
+        Files.writeString(b, "");
+        FileChannel bReader = FileChannel.open(b, StandardOpenOption.READ);
+        try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
+            write(w, "B's bytes");
+        }
+        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload("/notes.txt (Conflict 1)")));
+        Files.delete(payload("/notes.txt (Conflict 1)"));
+
+        Path a = fs.getPath("/notes.txt");
+        Files.writeString(a, "");
+        FileChannel aWriter = FileChannel.open(a, StandardOpenOption.WRITE);
+        write(aWriter, "A's bytes");
+        Files.delete(payload("/notes.txt"));
+
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Thread[] closer = new Thread[1];
+        try {
+            Future<?> closingA;
+            Future<?> closing;
+            bLock.writeLock().lock();
+            try {
+                closingA = pool.submit(() -> {
+                    aWriter.close(); // rescues A: its open of "notes.txt (Conflict 1)" pins B
+                    return null;
+                });
+                await(() -> bLock.getQueueLength() >= 1);
+                bReader.close();
+                closing = pool.submit(() -> {
+                    closer[0] = Thread.currentThread();
+                    fs.close(); // waits for A's rescue
+                    return null;
+                });
+                await(() -> closer[0] != null && closer[0].getState() == Thread.State.WAITING);
+            } finally {
+                bLock.writeLock().unlock();
+            }
+            closingA.get(20, TimeUnit.SECONDS);
+            closing.get(20, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
+        List<String> contents = new ArrayList<>();
+        for (String n : names("/")) {
+            contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
+        }
+        assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
+        assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=B's bytes"));
+    }
+
+    /**
      * A rescue runs on a program's closing thread (a FUSE release) when the vault is locked: closeAll
      * closes every registered channel, the rescue's own copy channel among them, before it waits for
      * the rescue, which then fails to write its copy.
