@@ -18,6 +18,10 @@ import java.util.Set;
  * Written through this file system's own opener (long names, permissions as for any new file), with
  * the cleartext read through the still-open orphan; not through the provider, whose calls a closing
  * file system refuses (a rescue is part of its close).
+ *
+ * <p>A copy that fails part-way (full disk, a unit that fails authentication) keeps what it holds,
+ * the only remaining part of the program's data; an empty one of a non-empty orphan is removed, as it
+ * would look like a complete copy of an empty file.
  */
 final class OrphanRescue implements OpenFiles.Rescue {
     /** More candidates than any folder holds: a store that refuses every name must not loop forever. */
@@ -36,7 +40,7 @@ final class OrphanRescue implements OpenFiles.Rescue {
         CofferPath name = path.getFileName();
         CofferPath folder = path.getParent() == null ? fs.getPath("/") : path.getParent();
         CofferPath root = fs.getPath("/");
-        FileChannel copy;
+        Created copy;
         try {
             copy = createIn(folder, name.toString());
         } catch (IOException inFolder) {
@@ -50,16 +54,41 @@ final class OrphanRescue implements OpenFiles.Rescue {
                 throw inRoot;
             }
         }
-        try (FileChannel out = copy) {
-            transfer(orphan, out);
-            out.force(true); // the only copy of what the program wrote
+        long[] copied = {0};
+        try {
+            try (FileChannel out = copy.channel()) {
+                transfer(orphan, out, copied);
+                out.force(true); // the only copy of what the program wrote
+            }
+        } catch (IOException | RuntimeException e) {
+            if (copied[0] == 0 && orphan.size() > 0) {
+                removeEmpty(copy.path(), e);
+            }
+            throw e;
         }
     }
 
-    private FileChannel createIn(CofferPath folder, String name) throws IOException {
+    /** A new conflict file and the channel writing it. */
+    private record Created(CofferPath path, FileChannel channel) {
+    }
+
+    /**
+     * Removes an empty failed copy (closed already). Not through the provider, which a closing file
+     * system refuses, nor under its structure lock, which its close holds while it waits for rescues.
+     */
+    private void removeEmpty(CofferPath copy, Exception failure) {
+        try {
+            fs.writer.delete(fs.resolver.locate(copy));
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private Created createIn(CofferPath folder, String name) throws IOException {
         for (int k = 1; k <= MAX_TRIES; k++) {
+            CofferPath candidate = (CofferPath) folder.resolve(ConflictNames.internalConflictName(name, k));
             try {
-                return fs.opener.open((CofferPath) folder.resolve(ConflictNames.internalConflictName(name, k)), CREATE_NEW);
+                return new Created(candidate, fs.opener.open(candidate, CREATE_NEW));
             } catch (FileAlreadyExistsException taken) {
                 // the next k
             }
@@ -67,7 +96,8 @@ final class OrphanRescue implements OpenFiles.Rescue {
         throw new FileAlreadyExistsException(null, null, "no free conflict name");
     }
 
-    private static void transfer(OpenFile from, FileChannel to) throws IOException {
+    /** Copies {@code from} to {@code to}, counting in {@code copied} the bytes written so far. */
+    private static void transfer(OpenFile from, FileChannel to, long[] copied) throws IOException {
         byte[] chunk = new byte[CHUNK];
         try {
             long pos = 0;
@@ -79,7 +109,7 @@ final class OrphanRescue implements OpenFiles.Rescue {
                 }
                 buf.flip();
                 while (buf.hasRemaining()) {
-                    to.write(buf);
+                    copied[0] += to.write(buf);
                 }
                 pos += n;
             }
