@@ -11,10 +11,14 @@ import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,17 +28,44 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the file, by returning from main or by System.exit: the JVM's exit waits for the write, so the
  * file holds everything the program wrote. A write that begins during the exit (after that wait)
  * is written before it returns. Runs the writer in a child JVM.
+ *
+ * <p>The eight children are started together before the first test (each writes its own file) and
+ * each test waits for its own: their 500 ms write delays overlap instead of adding up, and they run
+ * C1-compiled only, as a short program needs no C2.
  */
 class ExitWithoutCloseTest {
     private static final int BATCH = 32 * SectorLayout.SECTOR;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
+
+    /** The running children, by main class and arguments. */
+    private static final Map<String, Process> CHILDREN = new HashMap<>();
+
+    @BeforeAll
+    static void startEveryChild() throws IOException {
+        for (String how : List.of("return", "exit")) {
+            for (String path : List.of("behind", "queued")) {
+                start(Writer.class, how, path);
+            }
+        }
+        for (String when : List.of("after-hooks", "first-use")) {
+            for (String path : List.of("behind", "queued")) {
+                start(LateWriter.class, when, path);
+            }
+        }
+    }
+
+    /** Ends any child still running (only after a failed test: each test waits for its own). */
+    @AfterAll
+    static void endLeftoverChildren() {
+        CHILDREN.values().forEach(Process::destroyForcibly);
+    }
 
     @ParameterizedTest
     @CsvSource({"return, behind", "exit, behind", "return, queued", "exit, queued"})
     void theJvmExitWaitsForAWriteRunningBehind(String how, String path) throws Exception {
-        runAndCheck(Writer.class, how, path);
+        check(Writer.class, how, path);
     }
 
     /**
@@ -46,20 +77,36 @@ class ExitWithoutCloseTest {
     @ParameterizedTest
     @CsvSource({"after-hooks, behind", "after-hooks, queued", "first-use, behind", "first-use, queued"})
     void aWriteThatBeginsDuringTheExitIsWrittenBeforeItReturns(String when, String path) throws Exception {
-        runAndCheck(LateWriter.class, when, path);
+        check(LateWriter.class, when, path);
     }
 
-    /** Runs {@code main} in a child JVM on a new file and checks that the file holds {@link #expected}. */
-    private void runAndCheck(Class<?> main, String arg1, String arg2) throws Exception {
-        Path file = tmp.resolve("f.c9r");
+    /** Starts {@code main} in a child JVM on a new file of its own. */
+    private static void start(Class<?> main, String arg1, String arg2) throws IOException {
+        String name = name(main, arg1, arg2);
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), main.getName(), file.toString(), arg1, arg2)
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), main.getName(), file(name).toString(), arg1, arg2)
                 .redirectErrorStream(true).start();
+        CHILDREN.put(name, child);
+    }
+
+    private static String name(Class<?> main, String arg1, String arg2) {
+        return main.getSimpleName() + "-" + arg1 + "-" + arg2;
+    }
+
+    private static Path file(String name) {
+        return tmp.resolve(name + ".c9r");
+    }
+
+    /** Waits for the child of {@code main} with these arguments and checks that its file holds {@link #expected}. */
+    private void check(Class<?> main, String arg1, String arg2) throws Exception {
+        String name = name(main, arg1, arg2);
+        Process child = CHILDREN.get(name);
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(child.exitValue()).as(output).isZero();
         assertThat(output).contains("appended");
-        try (OpenFile f = new OpenFile(FileChannel.open(file, StandardOpenOption.READ), keys(), "/f", false)) {
+        try (OpenFile f = new OpenFile(FileChannel.open(file(name), StandardOpenOption.READ), keys(), "/f", false)) {
             ByteBuffer back = ByteBuffer.allocate((int) f.size());
             while (back.hasRemaining() && f.read(back, back.position()) >= 0) {
                 // reads until full
