@@ -9,12 +9,16 @@ import dev.coffer.core.vault.VaultAccess;
 import dev.coffer.core.vault.VaultCreationOptions;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.stream.Stream;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Random;
 
@@ -32,8 +36,53 @@ final class HealthFixture {
         this.vault = vault;
     }
 
-    /** A vault holding a small tree: files of several sizes, a long name, a symlink, nested and empty folders. */
+    /** The vault each content mode's {@link #create} copies, made once per JVM (see there). */
+    private static final Map<CipherCombo, Path> TEMPLATES = new EnumMap<>(CipherCombo.class);
+
+    /**
+     * A vault holding a small tree: files of several sizes, a long name, a symlink, nested and empty
+     * folders. A byte-for-byte copy of one made once per content mode and JVM: every test damages its
+     * own copy, and making the vault (scrypt and a dozen encrypted writes) cost more than most tests.
+     * The copy's files are new, so their times are now, as those of a vault just made.
+     */
     static HealthFixture create(Path dir, CipherCombo combo) throws IOException {
+        Path vault = dir.resolve("vault");
+        Files.createDirectories(dir);
+        copyTree(template(combo), vault);
+        return new HealthFixture(vault);
+    }
+
+    private static synchronized Path template(CipherCombo combo) throws IOException {
+        Path template = TEMPLATES.get(combo);
+        if (template == null) {
+            Path dir = Files.createTempDirectory("coffer-health-template-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
+            template = make(dir, combo);
+            TEMPLATES.put(combo, template);
+        }
+        return template;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Files.copy(p, to.resolve(from.relativize(p).toString()), LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path root) {
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a leftover in the temp folder; nothing to do during the exit
+        }
+    }
+
+    /** Makes the vault of {@link #create} in {@code dir}. */
+    private static Path make(Path dir, CipherCombo combo) throws IOException {
         Path vault = dir.resolve("vault");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, PASSPHRASE.toCharArray(), new VaultCreationOptions(combo, 1 << 14, 220))) {
             Path root = fs.getPath("/");
@@ -49,7 +98,7 @@ final class HealthFixture {
             Files.write(root.resolve("docs/" + "long folder ".repeat(15) + "/inside.txt"), content(6, 50));
             Files.createSymbolicLink(root.resolve("link"), fs.getPath("docs/report.txt"));
         }
-        return new HealthFixture(vault);
+        return vault;
     }
 
     static byte[] content(long seed, int size) {
