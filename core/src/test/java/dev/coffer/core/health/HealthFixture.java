@@ -5,6 +5,7 @@ import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.vault.CipherCombo;
 import dev.coffer.core.vault.UnlockedVault;
+import dev.coffer.core.vault.UnlockedVaultCopies;
 import dev.coffer.core.vault.VaultAccess;
 import dev.coffer.core.vault.VaultCreationOptions;
 import java.io.IOException;
@@ -31,13 +32,17 @@ final class HealthFixture {
     static final String PASSPHRASE = "health check";
 
     final Path vault;
+    private final CipherCombo combo;
 
-    private HealthFixture(Path vault) {
+    private HealthFixture(Path vault, CipherCombo combo) {
         this.vault = vault;
+        this.combo = combo;
     }
 
     /** The vault each content mode's {@link #create} copies, made once per JVM (see there). */
     private static final Map<CipherCombo, Path> TEMPLATES = new EnumMap<>(CipherCombo.class);
+    /** Each template unlocked once: the keys of every copy, for {@link #entry} and the other look-ups. */
+    private static final Map<CipherCombo, UnlockedVault> TEMPLATE_KEYS = new EnumMap<>(CipherCombo.class);
 
     /**
      * A vault holding a small tree: files of several sizes, a long name, a symlink, nested and empty
@@ -49,7 +54,7 @@ final class HealthFixture {
         Path vault = dir.resolve("vault");
         Files.createDirectories(dir);
         copyTree(template(combo), vault);
-        return new HealthFixture(vault);
+        return new HealthFixture(vault, combo);
     }
 
     private static synchronized Path template(CipherCombo combo) throws IOException {
@@ -58,6 +63,7 @@ final class HealthFixture {
             Path dir = Files.createTempDirectory("coffer-health-template-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
             template = make(dir, combo);
+            TEMPLATE_KEYS.put(combo, VaultAccess.unlock(template, PASSPHRASE.toCharArray()));
             TEMPLATES.put(combo, template);
         }
         return template;
@@ -131,7 +137,7 @@ final class HealthFixture {
     /** The on-disk entry of the cleartext {@code path} ({@code <encName>.c9r} or {@code <s>.c9s}). */
     Path entry(String path) throws IOException {
         List<String> parts = Arrays.asList(path.substring(1).split("/"));
-        try (UnlockedVault u = unlock(); VaultKeys keys = new VaultKeys(u)) {
+        try (UnlockedVault u = keysForLookUps(); VaultKeys keys = new VaultKeys(u)) {
             CiphertextDirectory parent = keys.mapper.directory(parts.subList(0, parts.size() - 1));
             return keys.mapper.slot(parent, parts.get(parts.size() - 1)).entryPath();
         }
@@ -140,7 +146,7 @@ final class HealthFixture {
     /** The on-disk name {@code cleartextName} (taken as it is, not normalised) gets in the folder {@code folderPath}. */
     String encryptedName(String folderPath, String cleartextName) throws IOException {
         List<String> parts = folderPath.equals("/") ? List.of() : Arrays.asList(folderPath.substring(1).split("/"));
-        try (UnlockedVault u = unlock(); VaultKeys keys = new VaultKeys(u)) {
+        try (UnlockedVault u = keysForLookUps(); VaultKeys keys = new VaultKeys(u)) {
             String dirId = keys.mapper.directory(parts).dirId();
             return keys.longNames.onDiskName(keys.names.encrypt(cleartextName, dirId));
         }
@@ -149,7 +155,7 @@ final class HealthFixture {
     /** The storage folder of the cleartext folder {@code path}. */
     Path storage(String path) throws IOException {
         List<String> parts = path.equals("/") ? List.of() : Arrays.asList(path.substring(1).split("/"));
-        try (UnlockedVault u = unlock(); VaultKeys keys = new VaultKeys(u)) {
+        try (UnlockedVault u = keysForLookUps(); VaultKeys keys = new VaultKeys(u)) {
             return keys.mapper.directory(parts).storage();
         }
     }
@@ -176,5 +182,15 @@ final class HealthFixture {
 
     private UnlockedVault unlock() throws IOException {
         return VaultAccess.unlock(vault, PASSPHRASE.toCharArray());
+    }
+
+    /**
+     * This copy's keys for finding where things lie, without scrypt (a third of this package's
+     * unlocks were these look-ups); the check and the repair still unlock through {@link VaultAccess}.
+     */
+    private UnlockedVault keysForLookUps() {
+        synchronized (HealthFixture.class) {
+            return UnlockedVaultCopies.at(TEMPLATE_KEYS.get(combo), vault);
+        }
     }
 }
