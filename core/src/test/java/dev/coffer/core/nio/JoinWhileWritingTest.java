@@ -71,7 +71,7 @@ class JoinWhileWritingTest {
                     return again.size();
                 }
             });
-            Thread.sleep(300); // the joiner now waits for a.txt's lock
+            awaitQueued(lock, 1); // the joiner now waits for a.txt's lock
             Future<Long> other = pool.submit(() -> {
                 try (FileChannel b = FileChannel.open(fs.getPath("/b.txt"), StandardOpenOption.READ)) {
                     return b.size() + Files.size(fs.getPath("/b.txt"));
@@ -120,12 +120,12 @@ class JoinWhileWritingTest {
             });
             writing.get(5, TimeUnit.SECONDS);
             Future<FileChannel> joiner = pool.submit(() -> FileChannel.open(fs.getPath("/a.txt"), StandardOpenOption.READ));
-            Thread.sleep(300); // the joiner now waits for a.txt's lock, the open file pinned
+            awaitQueued(lock, 1); // the joiner now waits for a.txt's lock, the open file pinned
             Future<?> closing = pool.submit(() -> {
                 fs.close();
                 return null;
             });
-            Thread.sleep(300);
+            awaitQueued(lock, 2); // the close now waits for it too
             done.complete(null);
             longWrite.get(10, TimeUnit.SECONDS);
             closing.get(10, TimeUnit.SECONDS);
@@ -225,6 +225,15 @@ class JoinWhileWritingTest {
 
     private OpenFile openFile(FileChannel ch) throws IOException {
         return fs.openFiles.get(payloadOf(ch));
+    }
+
+    /** Waits (at most 10 s) until {@code threads} threads wait for {@code lock}, instead of sleeping long enough. */
+    private static void awaitQueued(ReentrantReadWriteLock lock, int threads) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (lock.getQueueLength() < threads) {
+            assertThat(System.nanoTime()).as("%d threads waiting for the lock", threads).isLessThan(deadline);
+            Thread.sleep(1);
+        }
     }
 
     private static ReentrantReadWriteLock lockOf(OpenFile file) throws ReflectiveOperationException {
