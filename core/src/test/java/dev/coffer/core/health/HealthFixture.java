@@ -63,7 +63,9 @@ final class HealthFixture {
             Path dir = Files.createTempDirectory("coffer-health-template-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
             template = make(dir, combo);
-            TEMPLATE_KEYS.put(combo, VaultAccess.unlock(template, PASSPHRASE.toCharArray()));
+            UnlockedVault keys = VaultAccess.unlock(template, PASSPHRASE.toCharArray());
+            Runtime.getRuntime().addShutdownHook(new Thread(keys::close));
+            TEMPLATE_KEYS.put(combo, keys);
             TEMPLATES.put(combo, template);
         }
         return template;
