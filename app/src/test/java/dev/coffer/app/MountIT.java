@@ -47,9 +47,7 @@ class MountIT {
     void vault() throws Exception {
         launcher = Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath();
         vault = tmp.resolve("vault");
-        Process create = process(Map.of(), "create", vault.toString(), "--scrypt-n", "16384");
-        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(create.exitValue()).isZero();
+        TestVaults.create(vault, PASSPHRASE);
     }
 
     @AfterEach
@@ -71,6 +69,7 @@ class MountIT {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        QuickLauncherJvm.use(pb.environment());
         pb.environment().putAll(extraEnv);
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();

@@ -65,9 +65,7 @@ class MountKillIT {
         launcher = Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath();
         vault = tmp.resolve("vault");
         mnt = tmp.resolve("mnt");
-        Process create = process("create", vault.toString(), "--scrypt-n", "16384");
-        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(create.exitValue()).isZero();
+        TestVaults.create(vault, PASSPHRASE);
     }
 
     @AfterEach
@@ -87,6 +85,7 @@ class MountKillIT {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        QuickLauncherJvm.use(pb.environment());
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
         started.add(p);
