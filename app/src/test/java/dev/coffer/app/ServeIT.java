@@ -47,9 +47,7 @@ class ServeIT {
     void vault() throws Exception {
         launcher = Path.of(System.getProperty("coffer.launcher", "target/coffer")).toAbsolutePath();
         vault = tmp.resolve("vault");
-        Process create = process("create", vault.toString(), "--scrypt-n", "16384");
-        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(create.exitValue()).isZero();
+        TestVaults.create(vault, PASSPHRASE);
     }
 
     @AfterEach
@@ -73,6 +71,7 @@ class ServeIT {
             pb.environment().put("PATH", pathFirst + ":" + System.getenv("PATH"));
         }
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        QuickLauncherJvm.use(pb.environment());
         pb.environment().remove("DBUS_SESSION_BUS_ADDRESS"); // no desktop session: --mount uses davfs2 (GioServeIT tests gio)
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
@@ -142,9 +141,7 @@ class ServeIT {
         int port = URI.create(first.url()).getPort();
         // Another vault: the same one is refused before its port is tried (one process uses a vault at a time).
         Path other = tmp.resolve("other-vault");
-        Process create = process("create", other.toString(), "--scrypt-n", "16384");
-        assertThat(create.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(create.exitValue()).isZero();
+        TestVaults.create(other, PASSPHRASE);
         Process second = process("serve", other.toString(), "--port", String.valueOf(port));
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(second.exitValue()).isEqualTo(2);
@@ -237,8 +234,11 @@ class ServeIT {
         Path started = tmp.resolve("mount-started");
         Path childPid = tmp.resolve("mount-child.pid");
         Path late = tmp.resolve("late-mount");
-        Path fakeBin = fakeMount("#!/bin/sh\n(sleep 10; touch '" + late + "') &\necho $! > '" + childPid + "'\necho $$ > '" + started
-                + "'\nsleep 120\n");
+        // The child mounts 4 s after it started, which is before the SIGTERM below: a child still alive by 2 s after
+        // that would have done so (the 4 s only need to cover the SIGTERM's way to the kill of the mount tools).
+        int lateAfterSeconds = 4;
+        Path fakeBin = fakeMount("#!/bin/sh\n(sleep " + lateAfterSeconds + "; touch '" + late + "') &\necho $! > '" + childPid
+                + "'\necho $$ > '" + started + "'\nsleep 120\n");
         Process serve = process(fakeBin, "serve", vault.toString(), "--mount");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!(Files.exists(started) && Files.size(started) > 0) && System.nanoTime() < deadline) {
@@ -257,7 +257,7 @@ class ServeIT {
         for (long pid : new long[] {mountPid, childOfMount}) {
             assertThat(deadWithin5s(pid)).as("process " + pid + " of the fake mount is dead").isTrue();
         }
-        long waitForLate = TimeUnit.SECONDS.toMillis(12) - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
+        long waitForLate = TimeUnit.SECONDS.toMillis(lateAfterSeconds + 2) - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
         Thread.sleep(Math.max(0, waitForLate));
         assertThat(late).as("a late mount by the child").doesNotExist();
         // locked: the vault can be served again (it was not left in use)
