@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * write and read through gvfsd-fuse's folder; the files land encrypted in the vault (no cleartext
  * name or content in it) and read back with {@code coffer cat}; SIGTERM unmounts ({@code gio mount
  * -l} no longer lists it, the folder is gone) after gvfs has uploaded a file written just before
- * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so);
+ * and after a program still writing a file there has closed it (or, after 30 s, by force, saying so: here
+ * after {@value #HELD_WAIT_SECONDS} s, through GioMount's test property);
  * and gvfs leaves nothing cleartext in the session's home, cache, data, config or runtime folders.
  * The server requires the credential that gio was given on its standard input: the URL alone gets
  * 401, and the password is in none of the session's folders, command lines or environments, and
@@ -48,6 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
 class GioServeIT {
     private static final String PASSPHRASE = "correct horse battery";
     private static final String NOTE = "cleartext note written through gvfs";
+    /**
+     * How long the stop waits for a file held open before it forces the unmount, in the test that holds one:
+     * GioMount's 30 s shortened through its test property (GioMountTest checks the 30 s default).
+     */
+    private static final long HELD_WAIT_SECONDS = 4;
 
     @TempDir
     static Path tmp;
@@ -106,9 +112,18 @@ class GioServeIT {
 
     /** A process in the session, with the launcher's JDK and the passphrase. */
     private Process run(String... command) throws IOException {
+        return runWithJavaOpts(null, command);
+    }
+
+    /** As {@link #run(String...)}; {@code cofferJavaOpts} (may be null) are extra JVM options for the launcher. */
+    private Process runWithJavaOpts(String cofferJavaOpts, String... command) throws IOException {
         ProcessBuilder pb = session.command(command).directory(tmp.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        QuickLauncherJvm.use(pb.environment());
+        if (cofferJavaOpts != null) {
+            pb.environment().put("COFFER_JAVA_OPTS", QuickLauncherJvm.OPTS + " " + cofferJavaOpts);
+        }
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
         started.add(p);
@@ -135,8 +150,13 @@ class GioServeIT {
 
     /** Creates {@code vault} and serves it with {@code --mount}; checks that gio mounted it where it says. */
     private Serving serveMounted(Path vault) throws Exception {
-        output(launcher(), "create", vault.toString(), "--scrypt-n", "16384");
-        Process serve = run(launcher(), "serve", vault.toString(), "--mount");
+        return serveMounted(vault, null);
+    }
+
+    /** As {@link #serveMounted(Path)}; {@code cofferJavaOpts} (may be null) are the serving launcher's extra JVM options. */
+    private Serving serveMounted(Path vault, String cofferJavaOpts) throws Exception {
+        TestVaults.create(vault, PASSPHRASE);
+        Process serve = runWithJavaOpts(cofferJavaOpts, launcher(), "serve", vault.toString(), "--mount");
         BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
         String url = out.readLine();
@@ -244,15 +264,15 @@ class GioServeIT {
     @Test
     void aFileHeldOpenThroughTheMountMakesTheStopForceTheUnmountAndSaySo() throws Exception {
         Path vault = tmp.resolve("vault-held");
-        Serving s = serveMounted(vault);
+        Serving s = serveMounted(vault, "-Dcoffer.gio.busyWaitSeconds=" + HELD_WAIT_SECONDS);
         FileChannel held = FileChannel.open(s.gvfsFolder().resolve("held.txt"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         held.write(ByteBuffer.wrap("still open when serving stops".getBytes(StandardCharsets.UTF_8)));
         long stopping = System.nanoTime();
         terminate(s.process());
         assertThat(s.process().waitFor(120, TimeUnit.SECONDS)).as("coffer serve stops").isTrue();
-        assertThat(System.nanoTime() - stopping).as("waited for the writer first").isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(30));
+        assertThat(System.nanoTime() - stopping).as("waited for the writer first").isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(HELD_WAIT_SECONDS));
         assertThat(s.err().lines().toList()).as("stderr after SIGTERM").containsExactly(
-                "coffer: unmounting " + s.gvfsFolder() + " failed: I/O error: files were still open for writing through the mount after 30 s (process ["
+                "coffer: unmounting " + s.gvfsFolder() + " failed: I/O error: files were still open for writing through the mount after " + HELD_WAIT_SECONDS + " s (process ["
                         + ProcessHandle.current().pid() + "]); unmounted by force: what was written to them is not in the vault",
                 "coffer: stopped serving; the vault is locked");
         assertThat(output("gio", "mount", "-l")).as("gio mount -l after the stop").doesNotContain(s.davUri());

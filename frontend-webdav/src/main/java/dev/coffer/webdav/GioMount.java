@@ -19,7 +19,7 @@ import java.util.Set;
  * <p>gvfsd-fuse uploads a written file when the kernel releases it, just after {@code close()}
  * returned to the writer; gvfs refuses to unmount while such an upload runs ("File system is busy"),
  * but unmounts without complaint while a program still has a file open for writing, and that
- * file's writes are never uploaded. So {@link #close} waits, for up to {@value #BUSY_WAIT_SECONDS}
+ * file's writes are never uploaded. So {@link #close} waits, for up to {@value #DEFAULT_BUSY_WAIT_SECONDS}
  * s, until no process writes through the mount ({@link OpenFilesUnder}) and gvfs is not busy, then
  * unmounts by force and says what was dropped ({@code coffer serve} stopping). {@link #closeIfIdle}
  * (an app's lock) waits only a few seconds and then leaves the mount as it is; {@link #closeForcibly}
@@ -36,7 +36,14 @@ import java.util.Set;
  * <p>Not responsible for choosing gio over other clients ({@link OsMount}) or for the session.
  */
 final class GioMount implements AutoCloseable {
-    static final long BUSY_WAIT_SECONDS = 30;
+    /** How long a stop waits for writers and gvfs's uploads before it unmounts by force. */
+    static final long DEFAULT_BUSY_WAIT_SECONDS = 30;
+    /**
+     * Set only by GioServeIT (in the {@code coffer} it starts), whose program that keeps a file open would
+     * otherwise wait out the full {@value #DEFAULT_BUSY_WAIT_SECONDS} s; unset, the default holds.
+     */
+    static final String BUSY_WAIT_PROPERTY = "coffer.gio.busyWaitSeconds";
+    static final long BUSY_WAIT_SECONDS = Long.getLong(BUSY_WAIT_PROPERTY, DEFAULT_BUSY_WAIT_SECONDS);
     /** How long a lock waits for just-closed files to be uploaded before it calls the mount busy. */
     static final long IDLE_WAIT_SECONDS = 5;
     private static final String LOCAL_PATH = "local path: ";

@@ -48,6 +48,12 @@ class GioMountTest {
         return script;
     }
 
+    @Test
+    void aStopWaits30sForWritersUnlessTheTestPropertyIsSet() {
+        assertThat(System.getProperty(GioMount.BUSY_WAIT_PROPERTY)).as("set only in GioServeIT's coffer").isNull();
+        assertThat(GioMount.BUSY_WAIT_SECONDS).isEqualTo(30);
+    }
+
     private List<String> calls() throws IOException {
         return Files.readAllLines(tmp.resolve("calls.log"));
     }
