@@ -112,15 +112,21 @@ class CrashSafetyIT {
             assertThat(MountTable.isMounted(mnt)).as("%s: the stale mount is cleared", context).isFalse();
             String inFlight = storm.inFlight == null ? null : "/" + storm.inFlight;
 
-            // The vault opens, and every file whose fsync returned is intact.
-            try (CofferFileSystem fs = CofferFileSystems.open(vault, PASSPHRASE.toCharArray(), true)) {
+            HealthReport report;
+            Set<String> unlistable = new TreeSet<>();
+            Set<String> unreadable;
+            // One unlock (a scrypt run) for the file system and the check, which only read.
+            try (UnlockedVault u = VaultAccess.unlock(vault, PASSPHRASE.toCharArray()); VaultHealth health = VaultHealth.of(u);
+                    CofferFileSystem fs = CofferFileSystems.open(u.copy(), true)) {
+                // The vault opens, and every file whose fsync returned is intact.
                 for (Map.Entry<String, WriteStorm.Content> e : durable.entrySet()) {
                     assertThat(Files.readAllBytes(fs.getPath("/" + e.getKey()))).as("%s: %s, whose fsync returned", context, e.getKey())
                             .isEqualTo(e.getValue().bytes());
                 }
+                report = health.check();
+                unreadable = unreadableFiles(fs, unlistable);
             }
             // The check finds nothing worse than repairable leftovers: a file the kill cut short is an interrupted write.
-            HealthReport report = check();
             Set<String> interrupted = new TreeSet<>();
             Set<String> dangling = new TreeSet<>();
             for (Finding f : report.findings()) {
@@ -138,8 +144,7 @@ class CrashSafetyIT {
                 }
             }
             // Only an interrupted write may be unreadable, and only a dangling pointer's folder unlistable.
-            Set<String> unlistable = new TreeSet<>();
-            assertThat(unreadableFiles(unlistable)).as("%s: unreadable files", context).isEqualTo(interrupted);
+            assertThat(unreadable).as("%s: unreadable files", context).isEqualTo(interrupted);
             assertThat(unlistable).as("%s: folders that cannot be listed", context).isEqualTo(dangling);
             tornRounds += interrupted.isEmpty() ? 0 : 1;
             tornFiles += interrupted.size();
@@ -148,11 +153,14 @@ class CrashSafetyIT {
             // coffer check --repair --yes repairs them; a second check is clean, and every file reads.
             int repaired = cli("check", vault.toString(), "--repair", "--yes");
             assertThat(repaired).as("%s: check --repair exit code", context).isZero();
-            HealthReport after = check();
-            assertThat(after.findings()).as("%s: after repair", context).allMatch(f -> f.severity() == Severity.INFO && !f.repairable());
-            Set<String> unlistableAfter = new TreeSet<>();
-            assertThat(unreadableFiles(unlistableAfter)).as("%s: unreadable files after the repair", context).isEmpty();
-            assertThat(unlistableAfter).as("%s: folders that cannot be listed after the repair", context).isEmpty();
+            try (UnlockedVault u = VaultAccess.unlock(vault, PASSPHRASE.toCharArray()); VaultHealth health = VaultHealth.of(u);
+                    CofferFileSystem fs = CofferFileSystems.open(u.copy(), true)) {
+                HealthReport after = health.check();
+                assertThat(after.findings()).as("%s: after repair", context).allMatch(f -> f.severity() == Severity.INFO && !f.repairable());
+                Set<String> unlistableAfter = new TreeSet<>();
+                assertThat(unreadableFiles(fs, unlistableAfter)).as("%s: unreadable files after the repair", context).isEmpty();
+                assertThat(unlistableAfter).as("%s: folders that cannot be listed after the repair", context).isEmpty();
+            }
         }
         System.out.printf("crash safety: %d rounds in %d s, findings over all rounds: %s, interrupted writes: %d file(s) in %d"
                 + " round(s)%n", ROUNDS, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt), seen, tornFiles, tornRounds);
@@ -169,18 +177,10 @@ class CrashSafetyIT {
      * The cleartext paths of the files in the vault that cannot be read to their end; the folders that
      * cannot be listed go into {@code unlistable} (their subtrees are not visited).
      */
-    private Set<String> unreadableFiles(Set<String> unlistable) throws IOException {
-        try (CofferFileSystem fs = CofferFileSystems.open(vault, PASSPHRASE.toCharArray(), true)) {
-            TreeReadCheck read = TreeReadCheck.of(fs.getPath("/"), Path::toString);
-            unlistable.addAll(read.unlistable);
-            return read.unreadable;
-        }
-    }
-
-    private HealthReport check() throws IOException {
-        try (UnlockedVault u = VaultAccess.unlock(vault, PASSPHRASE.toCharArray()); VaultHealth health = VaultHealth.of(u)) {
-            return health.check();
-        }
+    private static Set<String> unreadableFiles(CofferFileSystem fs, Set<String> unlistable) {
+        TreeReadCheck read = TreeReadCheck.of(fs.getPath("/"), Path::toString);
+        unlistable.addAll(read.unlistable);
+        return read.unreadable;
     }
 
     /** Runs the coffer command line in this JVM (fast); its output is discarded unless it fails. */
@@ -210,6 +210,7 @@ class CrashSafetyIT {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
         pb.environment().put("COFFER_PASSPHRASE", PASSPHRASE);
+        QuickLauncherJvm.use(pb.environment());
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
         started.add(p);
