@@ -69,13 +69,30 @@ class GioServeIT {
                     + "): run scripts/test.sh, which installs it").isExecutable();
         }
         session = DesktopSession.start(tmp.resolve("session")); // with GNOME Keyring: where gvfs would save a password
-        // the search below must be able to find something: a probe item it does find
+        // the search below must be able to find something: a probe item it does find. The keyring
+        // daemon may still be starting under load (a store then fails or is not found yet): retried
+        // for up to 20 s, the store's exit status checked.
+        String found = "";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!found.contains("attribute.coffer-test = probe") && System.nanoTime() < deadline) {
+            if (storeProbe()) {
+                found = secretToolSearch("coffer-test", "probe");
+            }
+            if (!found.contains("attribute.coffer-test = probe")) {
+                Thread.sleep(500);
+            }
+        }
+        assertThat(found).as("secret-tool search finds the probe").contains("attribute.coffer-test = probe");
+    }
+
+    /** Stores the keyring probe item; whether {@code secret-tool store} succeeded. */
+    private static boolean storeProbe() throws Exception {
         Process store = session.secretTool("store", "--label", "coffer test probe", "coffer-test", "probe");
         try (java.io.OutputStream in = store.getOutputStream()) {
             in.write("probe".getBytes(StandardCharsets.UTF_8));
         }
         assertThat(store.waitFor(10, TimeUnit.SECONDS)).as("secret-tool store").isTrue();
-        assertThat(secretToolSearch("coffer-test", "probe")).as("secret-tool search finds the probe").contains("attribute.coffer-test = probe");
+        return store.exitValue() == 0;
     }
 
     /** {@code secret-tool search --all} in the session's keyring: the items' attributes (empty: none). */
