@@ -377,6 +377,8 @@ final class OpenFiles {
                     h.file.close();
                 } catch (IOException e) {
                     LOG.warn("an open file replaced or deleted underneath failed to close ({})", e.getClass().getName());
+                } finally {
+                    rescueDone();
                 }
             }
         }
@@ -512,6 +514,7 @@ final class OpenFiles {
             try {
                 h.file.close(); // forgotten, settled: nothing else reaches it any more
             } finally {
+                rescueDone();
                 rescueUnpinnedOrphans(); // those whose last pin the copy's open dropped
             }
         }
@@ -568,11 +571,13 @@ final class OpenFiles {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            synchronized (this) {
-                rescuesRunning--;
-                notifyAll();
-            }
         }
+    }
+
+    /** After a rescued orphan is closed: closeAll may go on. */
+    private synchronized void rescueDone() {
+        rescuesRunning--;
+        notifyAll();
     }
 
     /** The open file at {@code ciphertextPath}, or null: its size is more current than the ciphertext length. */
@@ -714,7 +719,11 @@ final class OpenFiles {
                     try {
                         rescue(h);
                     } finally {
-                        h.file.close();
+                        try {
+                            h.file.close();
+                        } finally {
+                            rescueDone();
+                        }
                     }
                 } else if (!rescuedElsewhere) {
                     h.file.close();

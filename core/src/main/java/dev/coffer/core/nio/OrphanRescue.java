@@ -27,7 +27,7 @@ final class OrphanRescue implements OpenFiles.Rescue {
     /** More candidates than any folder holds: a store that refuses every name must not loop forever. */
     private static final int MAX_TRIES = 10_000;
     private static final int CHUNK = 128 << 10;
-    private static final Set<StandardOpenOption> CREATE_NEW = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    private static final Set<java.nio.file.OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
     private final CofferFileSystem fs;
 
     OrphanRescue(CofferFileSystem fs) {

@@ -1,0 +1,150 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rescue races and conflict names found by the second review (session 37). */
+class RescueLinksAndLockTest {
+    private static final String PASS = "pass phrase";
+    @TempDir
+    Path tmp;
+    private Path vault;
+    private CofferFileSystem fs;
+    private dev.coffer.core.content.OpenFile lastOrphan;
+
+    @BeforeEach
+    void vault() throws IOException {
+        vault = tmp.resolve("v");
+        fs = CofferFileSystems.create(vault, PASS.toCharArray(), VaultOnTempDirContractTest.FAST);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    /** A dangling symlink named like the first conflict name: the copy is written at the link's target. */
+    @Test
+    void rescueThroughDanglingSymlinkLandsAtItsTarget() throws IOException {
+        Files.createSymbolicLink(fs.getPath("/notes.txt (Conflict 1)"), fs.getPath("elsewhere.txt"));
+        FileChannel reader = orphan("the program's bytes".getBytes(StandardCharsets.UTF_8), -1);
+        reader.close();
+        // expected: a new conflict file "notes.txt (Conflict 2)" with the bytes, the user's link untouched
+        assertThat(names("/")).contains("notes.txt (Conflict 2)");
+    }
+
+    /** Same link, and the copy fails before its first byte: removeEmpty deletes the user's link, keeps the empty target. */
+    @Test
+    void failedRescueThroughDanglingSymlinkDeletesTheLink() throws IOException {
+        Files.createSymbolicLink(fs.getPath("/notes.txt (Conflict 1)"), fs.getPath("elsewhere.txt"));
+        byte[] data = new byte[1 << 20];
+        new Random(1).nextBytes(data);
+        FileChannel reader = orphan(data, 1000);
+        reader.close();
+        List<String> n = names("/");
+        assertThat(n).as("the user's symlink").contains("notes.txt (Conflict 1)");
+        assertThat(n).as("no stray empty file").doesNotContain("elsewhere.txt");
+    }
+
+    /**
+     * The rescuer counts its rescue done (rescuesRunning--) before it closes the orphan: fs.close()
+     * returns, keys destroyed, while the orphan's OpenFile (its ciphertext channel, its cryptor) is still open.
+     */
+    @Test
+    void closeReturnsBeforeARescuedOrphanIsClosed() throws Exception {
+        FileChannel reader = orphan("the program's bytes".getBytes(StandardCharsets.UTF_8), -1);
+        ReentrantReadWriteLock lock = lockOf(lastOrphan);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Future<?> closing;
+        boolean closedEarly;
+        try {
+            lock.readLock().lock(); // copies read (shared); the orphan's close (write lock) waits
+            Future<?> release;
+            try {
+                release = pool.submit(() -> {
+                    reader.close();
+                    return null;
+                });
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!lock.hasQueuedThreads() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertThat(lock.hasQueuedThreads()).as("the release waits to close the orphan, after its copy").isTrue();
+                closing = pool.submit(() -> {
+                    fs.close();
+                    return null;
+                });
+                Thread.sleep(500);
+                closedEarly = closing.isDone();
+            } finally {
+                lock.readLock().unlock();
+            }
+            closing.get(20, TimeUnit.SECONDS);
+            release.get(20, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(closedEarly).as("fs.close() returned (keys destroyed) while the rescued orphan was still open").isFalse();
+    }
+
+    /** A changed open file whose ciphertext a sync client deleted; damaged at {@code damageAt} unless negative. */
+    private FileChannel orphan(byte[] data, long damageAt) throws IOException {
+        Path file = fs.getPath("/notes.txt");
+        Files.writeString(file, "");
+        FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
+        try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(data);
+            while (b.hasRemaining()) {
+                writer.write(b);
+            }
+        }
+        Path payload = fs.resolver.locate(fs.getPath("/notes.txt")).entry().payload();
+        lastOrphan = fs.openFiles.get(payload);
+        if (damageAt >= 0) {
+            Path link = Files.createLink(tmp.resolve("same inode.c9r"), payload);
+            Files.delete(payload);
+            try (FileChannel raw = FileChannel.open(link, StandardOpenOption.WRITE)) {
+                raw.write(ByteBuffer.wrap(new byte[64]), damageAt);
+            }
+        } else {
+            Files.delete(payload);
+        }
+        return reader;
+    }
+
+    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
+        f.setAccessible(true);
+        return (ReentrantReadWriteLock) f.get(file);
+    }
+
+    private List<String> names(String folder) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
+            in.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.sort(Comparator.naturalOrder());
+        return names;
+    }
+}
