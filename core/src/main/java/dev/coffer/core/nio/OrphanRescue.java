@@ -27,6 +27,8 @@ final class OrphanRescue implements OpenFiles.Rescue {
     /** More candidates than any folder holds: a store that refuses every name must not loop forever. */
     private static final int MAX_TRIES = 10_000;
     private static final int CHUNK = 128 << 10;
+    /** The format's unit (a chunk is a whole number of them): the smallest read that can fail alone. */
+    private static final int UNIT = 4096;
     private static final Set<java.nio.file.OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
     private final CofferFileSystem fs;
 
@@ -96,6 +98,30 @@ final class OrphanRescue implements OpenFiles.Rescue {
         throw new FileAlreadyExistsException(null, null, "no free conflict name");
     }
 
+    /**
+     * After a chunk's read failed (a damaged unit): copies its units one by one up to the first that
+     * fails to read, so the readable bytes before the damage are kept too.
+     */
+    private static void copyReadableUnits(OpenFile from, FileChannel to, long chunkStart, long[] copied, byte[] scratch)
+            throws IOException {
+        for (long at = chunkStart; at < chunkStart + CHUNK; at += UNIT) {
+            ByteBuffer unit = ByteBuffer.wrap(scratch, 0, UNIT);
+            int n;
+            try {
+                n = from.read(unit, at);
+            } catch (IOException damaged) {
+                return;
+            }
+            if (n <= 0) {
+                return;
+            }
+            unit.flip();
+            while (unit.hasRemaining()) {
+                copied[0] += to.write(unit, at + unit.position());
+            }
+        }
+    }
+
     /** Copies {@code from} to {@code to}, counting in {@code copied} the bytes written so far. */
     private static void transfer(OpenFile from, FileChannel to, long[] copied) throws IOException {
         byte[] chunk = new byte[CHUNK];
@@ -103,7 +129,13 @@ final class OrphanRescue implements OpenFiles.Rescue {
             long pos = 0;
             while (true) {
                 ByteBuffer buf = ByteBuffer.wrap(chunk);
-                int n = from.read(buf, pos);
+                int n;
+                try {
+                    n = from.read(buf, pos);
+                } catch (IOException damaged) {
+                    copyReadableUnits(from, to, pos, copied, chunk); // what precedes the damage in this chunk
+                    throw damaged;
+                }
                 if (n < 0) {
                     return;
                 }

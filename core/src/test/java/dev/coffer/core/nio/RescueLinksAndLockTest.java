@@ -108,6 +108,17 @@ class RescueLinksAndLockTest {
         assertThat(closedEarly).as("fs.close() returned (keys destroyed) while the rescued orphan was still open").isFalse();
     }
 
+    /** Damage in the 25th unit of the first 128 KiB chunk: the 24 readable units before it are kept. */
+    @Test
+    void damageInsideAChunkKeepsTheReadableUnitsBeforeIt() throws IOException {
+        byte[] data = new byte[1 << 20];
+        new Random(2).nextBytes(data);
+        orphan(data, 100_000).close();
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        byte[] kept = Files.readAllBytes(fs.getPath("/notes.txt (Conflict 1)"));
+        assertThat(kept).hasSize(24 * 4096).isEqualTo(java.util.Arrays.copyOf(data, 24 * 4096));
+    }
+
     /** A changed open file whose ciphertext a sync client deleted; damaged at {@code damageAt} unless negative. */
     private FileChannel orphan(byte[] data, long damageAt) throws IOException {
         Path file = fs.getPath("/notes.txt");
