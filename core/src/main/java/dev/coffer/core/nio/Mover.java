@@ -109,6 +109,10 @@ final class Mover {
         RuntimeException afterwards = null;
         try {
             openFiles.exclusively(() -> {
+                // Which files the paths hold now: an open file a sync client replaced underneath is
+                // neither the file moved nor the one replaced, and keeps its claim to a conflict copy.
+                openFiles.beforeChange(e.type() == EntryType.FILE ? e.payload() : null, to.payload(EntryType.FILE),
+                        to.entryPath(), replacesFile ? existing.payload() : null);
                 if (oneRename) {
                     renameEntry(e, to, dst, replacesFile && !replacesAlias, replace);
                 } else {

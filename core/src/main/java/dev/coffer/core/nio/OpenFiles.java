@@ -60,6 +60,8 @@ final class OpenFiles {
     /** The same handles by file key (those with one), also while a foreign rename or delete left their path. */
     private final Map<Object, Handle> byKey = new HashMap<>();
     private final List<CleartextFileChannel> channels = new ArrayList<>();
+    /** What {@link #beforeChange} noted for the change {@link #exclusively} runs (empty Optional: nothing there). */
+    private final Map<Path, java.util.Optional<Object>> keysBefore = new HashMap<>();
     /** Set by {@link #closeAll}: from then on nothing opens or registers, so no channel outlives the keys. */
     private boolean closed;
     /** Copies an orphaned changed file at its last close; null on a read-only file system (nothing written). */
@@ -624,7 +626,38 @@ final class OpenFiles {
      * open file for the same ciphertext file, beside the one the updates move there.
      */
     synchronized void exclusively(IoAction change) throws IOException {
-        change.run();
+        try {
+            change.run();
+        } finally {
+            keysBefore.clear();
+        }
+    }
+
+    /**
+     * Inside {@link #exclusively}, before its change: notes which file each of {@code paths} holds now
+     * (a stat), for those at which an open file is registered (no system call for the others). Then
+     * {@link #deleted} and {@link #moved} act on a registered open file only if it is the file the
+     * change removed or moved: one whose ciphertext a sync client replaced underneath is an orphan, not
+     * what Coffer deleted or moved, and keeps its claim to a conflict copy at its last close.
+     */
+    synchronized void beforeChange(Path... paths) {
+        for (Path p : paths) {
+            if (p != null && byPath.containsKey(p) && !keysBefore.containsKey(p)) {
+                Object key;
+                try {
+                    key = fileKeyOrNull(p);
+                } catch (IOException | RuntimeException e) {
+                    key = null; // unknown: taken for another file, so a copy is made rather than missed
+                }
+                keysBefore.put(p, java.util.Optional.ofNullable(key));
+            }
+        }
+    }
+
+    /** Whether {@code h}, registered at {@code p}, is the file {@code p} held before the change (true if not noted). */
+    private boolean heldBefore(Handle h, Path p) {
+        java.util.Optional<Object> before = keysBefore.get(p);
+        return before == null || h.fileKey == null || h.fileKey.equals(before.orElse(null));
     }
 
     /** A change of the store and of this registry, run by {@link #exclusively}. */
@@ -636,7 +669,7 @@ final class OpenFiles {
     /** After a rename of the payload: later opens of {@code to} join the same file. */
     synchronized void moved(Path from, Path to, String newCleartextPath) {
         Handle h = byPath.remove(from);
-        if (h != null) {
+        if (h != null && heldBefore(h, from)) {
             h.ciphertextPath = to;
             h.file.renamed(newCleartextPath);
             byPath.put(to, h);
@@ -659,7 +692,7 @@ final class OpenFiles {
      */
     synchronized void deleted(Path ciphertextPath) {
         Handle h = byPath.remove(ciphertextPath);
-        if (h != null) {
+        if (h != null && heldBefore(h, ciphertextPath)) {
             h.deletedHere = true;
         }
     }

@@ -93,6 +93,7 @@ final class ReplacedEntry {
             }
             if (aside.type() == EntryType.FILE) {
                 openFiles.exclusively(() -> {
+                    openFiles.beforeChange(aside.payload()); // an open file replaced underneath is not the one deleted
                     FileDeletion.deleteRegularFile(aside.payload());
                     openFiles.deleted(aside.payload()); // channels still open keep the file (POSIX)
                 });
@@ -130,6 +131,7 @@ final class ReplacedEntry {
         if (from.type() == EntryType.FILE) {
             // Open channels on the file follow it, so that a put-back file is still the one they share.
             openFiles.exclusively(() -> {
+                openFiles.beforeChange(from.payload()); // an open file replaced underneath stays behind
                 Mover.atomicRename(from.entryPath(), to.entryPath(), false);
                 openFiles.moved(from.payload(), to.payload(), where.display());
             });

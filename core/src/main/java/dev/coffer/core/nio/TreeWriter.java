@@ -210,6 +210,7 @@ final class TreeWriter {
         if (e.type() == EntryType.FILE) {
             // Together, so that no open registers the file in between (it would be forgotten with the deleted one).
             openFiles.exclusively(() -> {
+                openFiles.beforeChange(e.payload()); // an open file replaced underneath is not the one deleted
                 FileDeletion.deleteRegularFile(e.payload());
                 openFiles.deleted(e.payload());
             });

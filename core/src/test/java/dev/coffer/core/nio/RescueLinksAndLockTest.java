@@ -119,6 +119,60 @@ class RescueLinksAndLockTest {
         assertThat(kept).hasSize(24 * 4096).isEqualTo(java.util.Arrays.copyOf(data, 24 * 4096));
     }
 
+    /**
+     * A sync client replaces notes.txt under a program's open file; the user then deletes the other
+     * device's version through Coffer: Coffer deleted that file, not the program's, which is kept.
+     */
+    @Test
+    void deletingTheSyncedReplacementKeepsTheOrphansWrites() throws IOException {
+        FileChannel program = programWritingUnderAReplacement();
+        Files.delete(fs.getPath("/notes.txt")); // the user deletes the other device's version
+        program.close();
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes");
+    }
+
+    /** As above, but the user renames the other device's version: it moves, the program's bytes are kept beside it. */
+    @Test
+    void renamingTheSyncedReplacementKeepsTheOrphansWritesAndMovesOnlyIt() throws IOException {
+        FileChannel program = programWritingUnderAReplacement();
+        Files.move(fs.getPath("/notes.txt"), fs.getPath("/renamed.txt"));
+        program.write(ByteBuffer.wrap(" and more".getBytes(StandardCharsets.UTF_8)));
+        program.close();
+        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)", "renamed.txt");
+        assertThat(Files.readString(fs.getPath("/renamed.txt"))).isEqualTo("other device");
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes and more");
+    }
+
+    /** Control: Coffer's own delete of the file a program has open discards its writes (POSIX), no copy. */
+    @Test
+    void deletingTheProgramsOwnFileKeepsNothing() throws IOException {
+        CofferPath file = fs.getPath("/notes.txt");
+        Files.writeString(file, "");
+        FileChannel program = FileChannel.open(file, StandardOpenOption.WRITE);
+        program.write(ByteBuffer.wrap("scratch".getBytes(StandardCharsets.UTF_8)));
+        Files.delete(file);
+        program.write(ByteBuffer.wrap(" more".getBytes(StandardCharsets.UTF_8)));
+        program.close();
+        assertThat(names("/")).isEmpty();
+    }
+
+    /** A program's channel on notes.txt, written, whose ciphertext a sync client then replaced with another device's version. */
+    private FileChannel programWritingUnderAReplacement() throws IOException {
+        CofferPath file = fs.getPath("/notes.txt");
+        Files.writeString(file, "");
+        FileChannel program = FileChannel.open(file, StandardOpenOption.WRITE);
+        program.write(ByteBuffer.wrap("the program's bytes".getBytes(StandardCharsets.UTF_8)));
+        CofferPath other = fs.getPath("/other");
+        Files.writeString(other, "other device");
+        Path synced = Files.copy(fs.resolver.locate(other).entry().payload(), tmp.resolve("synced.c9r"));
+        Files.delete(other);
+        Path payload = fs.resolver.locate(file).entry().payload();
+        Files.move(synced, payload, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return program;
+    }
+
     /** A changed open file whose ciphertext a sync client deleted; damaged at {@code damageAt} unless negative. */
     private FileChannel orphan(byte[] data, long damageAt) throws IOException {
         Path file = fs.getPath("/notes.txt");
