@@ -666,7 +666,11 @@ final class OpenFiles {
         void run() throws IOException;
     }
 
-    /** After a rename of the payload: later opens of {@code to} join the same file. */
+    /**
+     * After a rename of the payload: later opens of {@code to} join the same file. An open file at
+     * {@code from} that {@link #beforeChange} saw was not the file there (replaced underneath) only
+     * leaves the path: it is not what moved.
+     */
     synchronized void moved(Path from, Path to, String newCleartextPath) {
         Handle h = byPath.remove(from);
         if (h != null && heldBefore(h, from)) {
@@ -688,7 +692,9 @@ final class OpenFiles {
 
     /**
      * After a delete, or a move over the file, by this file system: channels still open keep working
-     * (POSIX), new opens get a new file, and what they write is discarded with the last close (no rescue).
+     * (POSIX), new opens get a new file, and what they write is discarded with the last close (no rescue),
+     * unless {@link #beforeChange} saw the path hold another file than the open one (replaced underneath
+     * by a sync client): that one only leaves the path and keeps its claim to a conflict copy.
      */
     synchronized void deleted(Path ciphertextPath) {
         Handle h = byPath.remove(ciphertextPath);
