@@ -1,5 +1,10 @@
 package dev.coffer.core.nio;
 
+import static dev.coffer.core.nio.OrphanFixtures.lockOf;
+import static dev.coffer.core.nio.OrphanFixtures.names;
+import static dev.coffer.core.nio.OrphanFixtures.otherDevicesVersion;
+import static dev.coffer.core.nio.OrphanFixtures.payload;
+import static dev.coffer.core.nio.OrphanFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -10,9 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,25 +57,25 @@ class OrphanedWritesTest {
     @Test
     void aFileReplacedUnderneathKeepsTheProgramsBytesAsAConflictCopy() throws IOException {
         Files.writeString(file, "before");
-        Path synced = otherDevicesVersion("the sync client's version");
+        Path synced = otherDevicesVersion(fs, tmp, "the sync client's version");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             write(ch, "first part, ");
-            Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(synced, payload(fs, "/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             write(ch, "second part");
         }
         assertThat(Files.readString(file)).as("the name keeps the sync client's version").isEqualTo("the sync client's version");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("first part, second part");
-        assertThat(names("/")).containsExactly("notes.txt", "notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt", "notes.txt (Conflict 1)");
     }
 
     @Test
     void aFileDeletedUnderneathKeepsTheProgramsBytesAsAConflictCopy() throws IOException {
         Files.writeString(file, "old ");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            Files.delete(payload("/notes.txt"));
+            Files.delete(payload(fs, "/notes.txt"));
             write(ch, "and new");
         }
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("old and new");
     }
 
@@ -81,9 +84,9 @@ class OrphanedWritesTest {
         String longName = "l".repeat(200) + ".txt";
         Path longFile = fs.getPath("/" + longName);
         Files.writeString(longFile, "before");
-        Path ciphertext = payload("/" + longName);
+        Path ciphertext = payload(fs, "/" + longName);
         assertThat(ciphertext.getFileName().toString()).as("stored under a shortened name").isEqualTo("contents.c9r");
-        Path synced = otherDevicesVersion("synced");
+        Path synced = otherDevicesVersion(fs, tmp, "synced");
         try (FileChannel ch = FileChannel.open(longFile, StandardOpenOption.WRITE)) {
             write(ch, "program");
             Files.move(synced, ciphertext, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -102,7 +105,7 @@ class OrphanedWritesTest {
             write(ch, "more scratch");
             assertThat(read(ch)).isEqualTo("scratch more scratch");
         }
-        assertThat(names("/")).isEmpty();
+        assertThat(names(fs, "/")).isEmpty();
     }
 
     @Test
@@ -164,8 +167,8 @@ class OrphanedWritesTest {
             write(ch, "that moved");
         }
         assertThat(Files.readString(fs.getPath("/moved/inside.txt"))).isEqualTo("in a folder that moved");
-        assertThat(names("/")).containsExactly("doc.docx", longName + "2", "moved", "target.txt");
-        assertThat(names("/moved")).containsExactly("inside.txt");
+        assertThat(names(fs, "/")).containsExactly("doc.docx", longName + "2", "moved", "target.txt");
+        assertThat(names(fs, "/moved")).containsExactly("inside.txt");
     }
 
     @Test
@@ -175,10 +178,10 @@ class OrphanedWritesTest {
                 FileChannel idle = FileChannel.open(file, StandardOpenOption.WRITE)) {
             assertThat(read(reader)).isEqualTo("mine");
             assertThat(idle.size()).as("a writer that never wrote").isEqualTo(4);
-            Files.move(otherDevicesVersion("theirs"), payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING,
+            Files.move(otherDevicesVersion(fs, tmp, "theirs"), payload(fs, "/notes.txt"), StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.ATOMIC_MOVE);
         }
-        assertThat(names("/")).containsExactly("notes.txt");
+        assertThat(names(fs, "/")).containsExactly("notes.txt");
         assertThat(Files.readString(file)).isEqualTo("theirs");
     }
 
@@ -188,12 +191,12 @@ class OrphanedWritesTest {
         Files.writeString(fs.getPath("/notes.txt (Conflict 1)"), "an earlier copy");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             write(ch, "this time's ");
-            Files.delete(payload("/notes.txt"));
+            Files.delete(payload(fs, "/notes.txt"));
             write(ch, "bytes");
         }
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("an earlier copy");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 2)"))).isEqualTo("this time's bytes");
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)", "notes.txt (Conflict 2)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)", "notes.txt (Conflict 2)");
     }
 
     @Test
@@ -213,10 +216,10 @@ class OrphanedWritesTest {
     @Test
     void closingTheFileSystemKeepsAnOrphanThatIsStillOpen() throws IOException {
         Files.writeString(file, "x");
-        Path synced = otherDevicesVersion("synced");
+        Path synced = otherDevicesVersion(fs, tmp, "synced");
         FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         write(ch, "unsaved ");
-        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(synced, payload(fs, "/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         write(ch, "work");
         fs.close(); // locked with the program's channel still open
         assertThat(ch.isOpen()).isFalse();
@@ -234,13 +237,13 @@ class OrphanedWritesTest {
     @Test
     void anOrphanWhoseLastReferenceIsAJoinsPinIsKeptToo() throws Exception {
         Files.writeString(file, "");
-        Path synced = otherDevicesVersion("synced");
+        Path synced = otherDevicesVersion(fs, tmp, "synced");
         FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
         try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
             write(writer, "written");
         }
-        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
-        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt")));
+        Files.move(synced, payload(fs, "/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<String> join;
@@ -278,14 +281,14 @@ class OrphanedWritesTest {
             Files.writeString(file, "");
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 write(ch, "kept");
-                Files.delete(payload("/notes.txt"));
+                Files.delete(payload(fs, "/notes.txt"));
             }
             fs.openFiles.rescueWith(orphan -> {
                 throw new IOException(orphan.cleartextPath() + " (Conflict 2): No space left on device");
             });
             FileChannel failing = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             write(failing, "lost on a full disk");
-            Files.delete(payload("/notes.txt"));
+            Files.delete(payload(fs, "/notes.txt"));
             failing.close(); // no exception: the close itself went well
             assertThat(failing.isOpen()).isFalse();
         } finally {
@@ -304,7 +307,7 @@ class OrphanedWritesTest {
         Files.writeString(file, "");
         FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
         write(ch, "closed while interrupted");
-        Files.delete(payload("/notes.txt"));
+        Files.delete(payload(fs, "/notes.txt"));
         boolean stillInterrupted;
         Thread.currentThread().interrupt();
         try {
@@ -316,40 +319,10 @@ class OrphanedWritesTest {
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("closed while interrupted");
     }
 
-    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
-        f.setAccessible(true);
-        return (ReentrantReadWriteLock) f.get(file);
-    }
 
-    /** Another device's version of a file: a ciphertext file outside the vault, made from a file of its own. */
-    private Path otherDevicesVersion(String content) throws IOException {
-        Path other = fs.getPath("/other device's file");
-        Files.writeString(other, content);
-        Path ciphertext = Files.copy(payload(other.toString()), tmp.resolve("synced-" + System.nanoTime() + ".c9r"));
-        Files.delete(other);
-        return ciphertext;
-    }
 
-    private Path payload(String cleartext) throws IOException {
-        return fs.resolver.locate(fs.getPath(cleartext)).entry().payload();
-    }
 
-    private List<String> names(String folder) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
-            in.forEach(p -> names.add(p.getFileName().toString()));
-        }
-        names.sort(Comparator.naturalOrder());
-        return names;
-    }
 
-    private static void write(FileChannel ch, String s) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
-        while (b.hasRemaining()) {
-            ch.write(b);
-        }
-    }
 
     private static String read(FileChannel ch) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(1024);

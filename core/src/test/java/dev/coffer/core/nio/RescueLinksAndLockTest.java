@@ -1,5 +1,7 @@
 package dev.coffer.core.nio;
 
+import static dev.coffer.core.nio.OrphanFixtures.lockOf;
+import static dev.coffer.core.nio.OrphanFixtures.names;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -9,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +50,7 @@ class RescueLinksAndLockTest {
         FileChannel reader = orphan("the program's bytes".getBytes(StandardCharsets.UTF_8), -1);
         reader.close();
         // expected: a new conflict file "notes.txt (Conflict 2)" with the bytes, the user's link untouched
-        assertThat(names("/")).contains("notes.txt (Conflict 2)");
+        assertThat(names(fs, "/")).contains("notes.txt (Conflict 2)");
     }
 
     /** Same link, and the copy fails before its first byte: removeEmpty deletes the user's link, keeps the empty target. */
@@ -62,7 +61,7 @@ class RescueLinksAndLockTest {
         new Random(1).nextBytes(data);
         FileChannel reader = orphan(data, 1000);
         reader.close();
-        List<String> n = names("/");
+        List<String> n = names(fs, "/");
         assertThat(n).as("the user's symlink").contains("notes.txt (Conflict 1)");
         assertThat(n).as("no stray empty file").doesNotContain("elsewhere.txt");
     }
@@ -114,7 +113,7 @@ class RescueLinksAndLockTest {
         byte[] data = new byte[1 << 20];
         new Random(2).nextBytes(data);
         orphan(data, 100_000).close();
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)");
         byte[] kept = Files.readAllBytes(fs.getPath("/notes.txt (Conflict 1)"));
         assertThat(kept).hasSize(24 * 4096).isEqualTo(java.util.Arrays.copyOf(data, 24 * 4096));
     }
@@ -128,7 +127,7 @@ class RescueLinksAndLockTest {
         FileChannel program = programWritingUnderAReplacement();
         Files.delete(fs.getPath("/notes.txt")); // the user deletes the other device's version
         program.close();
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes");
     }
 
@@ -139,7 +138,7 @@ class RescueLinksAndLockTest {
         Files.move(fs.getPath("/notes.txt"), fs.getPath("/renamed.txt"));
         program.write(ByteBuffer.wrap(" and more".getBytes(StandardCharsets.UTF_8)));
         program.close();
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)", "renamed.txt");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)", "renamed.txt");
         assertThat(Files.readString(fs.getPath("/renamed.txt"))).isEqualTo("other device");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes and more");
     }
@@ -154,7 +153,7 @@ class RescueLinksAndLockTest {
         Files.delete(file);
         program.write(ByteBuffer.wrap(" more".getBytes(StandardCharsets.UTF_8)));
         program.close();
-        assertThat(names("/")).isEmpty();
+        assertThat(names(fs, "/")).isEmpty();
     }
 
     /** A program's channel on notes.txt, written, whose ciphertext a sync client then replaced with another device's version. */
@@ -198,18 +197,5 @@ class RescueLinksAndLockTest {
         return reader;
     }
 
-    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
-        f.setAccessible(true);
-        return (ReentrantReadWriteLock) f.get(file);
-    }
 
-    private List<String> names(String folder) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
-            in.forEach(p -> names.add(p.getFileName().toString()));
-        }
-        names.sort(Comparator.naturalOrder());
-        return names;
-    }
 }

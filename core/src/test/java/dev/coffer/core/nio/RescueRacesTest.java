@@ -1,25 +1,27 @@
 package dev.coffer.core.nio;
 
+import static dev.coffer.core.nio.OrphanFixtures.lockOf;
+import static dev.coffer.core.nio.OrphanFixtures.names;
+import static dev.coffer.core.nio.OrphanFixtures.otherDevicesVersion;
+import static dev.coffer.core.nio.OrphanFixtures.payload;
+import static dev.coffer.core.nio.OrphanFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +57,7 @@ class RescueRacesTest {
         Files.writeString(file, "");
         byte[] big = new byte[8 << 20];
         Arrays.fill(big, (byte) 'x');
-        Path synced = otherDevicesVersion("synced");
+        Path synced = otherDevicesVersion(fs, tmp, "synced");
         FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
         try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ByteBuffer b = ByteBuffer.wrap(big);
@@ -63,8 +65,8 @@ class RescueRacesTest {
                 writer.write(b);
             }
         }
-        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
-        Files.move(synced, payload("/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt")));
+        Files.move(synced, payload(fs, "/notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<?> join;
@@ -96,7 +98,7 @@ class RescueRacesTest {
             pool.shutdownNow();
         }
         fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
-        assertThat(names("/")).contains("notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).contains("notes.txt (Conflict 1)");
         byte[] copy = Files.readAllBytes(fs.getPath("/notes.txt (Conflict 1)"));
         assertThat(copy.length).as("the conflict copy's length").isEqualTo(big.length);
     }
@@ -114,14 +116,14 @@ class RescueRacesTest {
         try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
             write(w, "B's bytes");
         }
-        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload("/notes.txt (Conflict 1)")));
-        Files.delete(payload("/notes.txt (Conflict 1)")); // a sync client deletes B underneath
+        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt (Conflict 1)")));
+        Files.delete(payload(fs, "/notes.txt (Conflict 1)")); // a sync client deletes B underneath
 
         Path a = fs.getPath("/notes.txt");
         Files.writeString(a, "");
         FileChannel aWriter = FileChannel.open(a, StandardOpenOption.WRITE);
         write(aWriter, "A's bytes");
-        Files.delete(payload("/notes.txt")); // and A
+        Files.delete(payload(fs, "/notes.txt")); // and A
 
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
@@ -142,7 +144,7 @@ class RescueRacesTest {
             pool.shutdownNow();
         }
         List<String> contents = new ArrayList<>();
-        for (String n : names("/")) {
+        for (String n : names(fs, "/")) {
             contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
         }
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
@@ -161,14 +163,14 @@ class RescueRacesTest {
         try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
             write(w, "B's bytes");
         }
-        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload("/notes.txt (Conflict 1)")));
-        Files.delete(payload("/notes.txt (Conflict 1)"));
+        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt (Conflict 1)")));
+        Files.delete(payload(fs, "/notes.txt (Conflict 1)"));
 
         Path a = fs.getPath("/notes.txt");
         Files.writeString(a, "");
         FileChannel aWriter = FileChannel.open(a, StandardOpenOption.WRITE);
         write(aWriter, "A's bytes");
-        Files.delete(payload("/notes.txt"));
+        Files.delete(payload(fs, "/notes.txt"));
 
         ExecutorService pool = Executors.newFixedThreadPool(2);
         Thread[] closer = new Thread[1];
@@ -199,7 +201,7 @@ class RescueRacesTest {
         }
         fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
         List<String> contents = new ArrayList<>();
-        for (String n : names("/")) {
+        for (String n : names(fs, "/")) {
             contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
         }
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
@@ -219,8 +221,8 @@ class RescueRacesTest {
         try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
             write(writer, "the program's bytes");
         }
-        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload("/notes.txt")));
-        Files.delete(payload("/notes.txt")); // a sync client deletes it underneath
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt")));
+        Files.delete(payload(fs, "/notes.txt")); // a sync client deletes it underneath
         ExecutorService pool = Executors.newFixedThreadPool(2);
         Thread[] closer = new Thread[1];
         try {
@@ -249,7 +251,7 @@ class RescueRacesTest {
             pool.shutdownNow();
         }
         fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
-        assertThat(names("/")).containsExactly("notes.txt (Conflict 1)");
+        assertThat(names(fs, "/")).containsExactly("notes.txt (Conflict 1)");
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("the program's bytes");
     }
 
@@ -265,37 +267,8 @@ class RescueRacesTest {
         assertThat(c.ok()).as("waited").isTrue();
     }
 
-    private static ReentrantReadWriteLock lockOf(dev.coffer.core.content.OpenFile file) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = dev.coffer.core.content.OpenFile.class.getDeclaredField("rwLock");
-        f.setAccessible(true);
-        return (ReentrantReadWriteLock) f.get(file);
-    }
 
-    private Path otherDevicesVersion(String content) throws IOException {
-        Path other = fs.getPath("/other device's file");
-        Files.writeString(other, content);
-        Path ciphertext = Files.copy(payload(other.toString()), tmp.resolve("synced-" + System.nanoTime() + ".c9r"));
-        Files.delete(other);
-        return ciphertext;
-    }
 
-    private Path payload(String cleartext) throws IOException {
-        return fs.resolver.locate(fs.getPath(cleartext)).entry().payload();
-    }
 
-    private List<String> names(String folder) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (Stream<Path> in = Files.list(fs.getPath(folder))) {
-            in.forEach(p -> names.add(p.getFileName().toString()));
-        }
-        names.sort(Comparator.naturalOrder());
-        return names;
-    }
 
-    private static void write(FileChannel ch, String s) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
-        while (buf.hasRemaining()) {
-            ch.write(buf);
-        }
-    }
 }
