@@ -56,4 +56,35 @@ final class OrphanFixtures {
             ch.write(b);
         }
     }
+
+    /** An open file whose ciphertext a sync client deleted, held by a reader, and its lock. */
+    record Orphan(FileChannel reader, ReentrantReadWriteLock lock) {
+    }
+
+    /**
+     * {@code cleartext} written with {@code content} through a writer now closed, a reader still open
+     * on it, then its ciphertext deleted underneath (as a sync client would): the reader's close is
+     * the orphan's last, which keeps a conflict copy.
+     */
+    static Orphan orphanHeldByAReader(CofferFileSystem fs, String cleartext, String content)
+            throws IOException, ReflectiveOperationException {
+        Path file = fs.getPath(cleartext);
+        Files.writeString(file, "");
+        FileChannel reader = FileChannel.open(file, java.nio.file.StandardOpenOption.READ);
+        try (FileChannel writer = FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            write(writer, content);
+        }
+        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload(fs, cleartext)));
+        Files.delete(payload(fs, cleartext));
+        return new Orphan(reader, lock);
+    }
+
+    /** Each file of a cleartext folder as {@code name=content}, sorted by name. */
+    static List<String> contentsByName(CofferFileSystem fs, String folder) throws IOException {
+        List<String> contents = new ArrayList<>();
+        for (String n : names(fs, folder)) {
+            contents.add(n + "=" + Files.readString(fs.getPath(folder).resolve(n)));
+        }
+        return contents;
+    }
 }

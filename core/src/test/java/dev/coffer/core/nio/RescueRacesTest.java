@@ -1,12 +1,15 @@
 package dev.coffer.core.nio;
 
+import static dev.coffer.core.nio.OrphanFixtures.contentsByName;
 import static dev.coffer.core.nio.OrphanFixtures.lockOf;
+import static dev.coffer.core.nio.OrphanFixtures.orphanHeldByAReader;
 import static dev.coffer.core.nio.OrphanFixtures.names;
 import static dev.coffer.core.nio.OrphanFixtures.otherDevicesVersion;
 import static dev.coffer.core.nio.OrphanFixtures.payload;
 import static dev.coffer.core.nio.OrphanFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.coffer.core.nio.OrphanFixtures.Orphan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -110,14 +112,9 @@ class RescueRacesTest {
      */
     @Test
     void anOrphanWhoseLastPinIsDroppedByARescuesOwnOpenIsKeptToo() throws Exception {
-        Path b = fs.getPath("/notes.txt (Conflict 1)");
-        Files.writeString(b, "");
-        FileChannel bReader = FileChannel.open(b, StandardOpenOption.READ);
-        try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
-            write(w, "B's bytes");
-        }
-        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt (Conflict 1)")));
-        Files.delete(payload(fs, "/notes.txt (Conflict 1)")); // a sync client deletes B underneath
+        Orphan b = orphanHeldByAReader(fs, "/notes.txt (Conflict 1)", "B's bytes"); // a sync client deletes B underneath
+        FileChannel bReader = b.reader();
+        ReentrantReadWriteLock bLock = b.lock();
 
         Path a = fs.getPath("/notes.txt");
         Files.writeString(a, "");
@@ -143,10 +140,7 @@ class RescueRacesTest {
         } finally {
             pool.shutdownNow();
         }
-        List<String> contents = new ArrayList<>();
-        for (String n : names(fs, "/")) {
-            contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
-        }
+        List<String> contents = contentsByName(fs, "/");
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=B's bytes"));
     }
@@ -157,14 +151,9 @@ class RescueRacesTest {
      */
     @Test
     void aRescueWhoseOpenJoinsWhileTheVaultLocksKeepsBothOrphans() throws Exception {
-        Path b = fs.getPath("/notes.txt (Conflict 1)");
-        Files.writeString(b, "");
-        FileChannel bReader = FileChannel.open(b, StandardOpenOption.READ);
-        try (FileChannel w = FileChannel.open(b, StandardOpenOption.WRITE)) {
-            write(w, "B's bytes");
-        }
-        ReentrantReadWriteLock bLock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt (Conflict 1)")));
-        Files.delete(payload(fs, "/notes.txt (Conflict 1)"));
+        Orphan b = orphanHeldByAReader(fs, "/notes.txt (Conflict 1)", "B's bytes"); // a sync client deletes B underneath
+        FileChannel bReader = b.reader();
+        ReentrantReadWriteLock bLock = b.lock();
 
         Path a = fs.getPath("/notes.txt");
         Files.writeString(a, "");
@@ -200,10 +189,7 @@ class RescueRacesTest {
             pool.shutdownNow();
         }
         fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
-        List<String> contents = new ArrayList<>();
-        for (String n : names(fs, "/")) {
-            contents.add(n + "=" + Files.readString(fs.getPath("/" + n)));
-        }
+        List<String> contents = contentsByName(fs, "/");
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=A's bytes"));
         assertThat(contents).as("every conflict copy").anySatisfy(s -> assertThat(s).endsWith("=B's bytes"));
     }
@@ -215,14 +201,9 @@ class RescueRacesTest {
      */
     @Test
     void lockingTheVaultDuringARescueDoesNotCloseTheCopyUnderIt() throws Exception {
-        Path file = fs.getPath("/notes.txt");
-        Files.writeString(file, "");
-        FileChannel reader = FileChannel.open(file, StandardOpenOption.READ);
-        try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            write(writer, "the program's bytes");
-        }
-        ReentrantReadWriteLock lock = lockOf(fs.openFiles.get(payload(fs, "/notes.txt")));
-        Files.delete(payload(fs, "/notes.txt")); // a sync client deletes it underneath
+        Orphan orphan = orphanHeldByAReader(fs, "/notes.txt", "the program's bytes"); // a sync client deletes it underneath
+        FileChannel reader = orphan.reader();
+        ReentrantReadWriteLock lock = orphan.lock();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         Thread[] closer = new Thread[1];
         try {
