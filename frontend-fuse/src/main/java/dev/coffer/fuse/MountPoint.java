@@ -66,11 +66,12 @@ final class MountPoint {
         if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(folder)) {
             Path real = folder.toRealPath();
             clearStale(real, fusermount);
+            String named = real.equals(folder) ? folder.toString() : folder + " (a link to " + real + ")";
             if (!Files.isDirectory(real)) {
-                throw new MountPointException("the mount point is not a folder: " + folder);
+                throw new MountPointException("the mount point is not a folder: " + named);
             }
             if (!isEmpty(real)) {
-                throw new MountPointException("the mount point is not empty: " + folder
+                throw new MountPointException("the mount point is not empty: " + named
                         + " (mounting would hide its files; give an empty or missing folder)");
             }
             return new MountPoint(real, List.of());

@@ -99,6 +99,18 @@ class MountLifecycleTest {
                 .isInstanceOf(MountPointException.class).hasMessageContaining("not a folder");
     }
 
+    /** Named by a link, the refusal names the link the user gave and the folder it leads to. */
+    @Test
+    void aLinkToANonEmptyFolderIsRefusedNamingTheLinkAndTheFolder() throws IOException {
+        Path full = Files.createDirectory(tmp.resolve("full")).toRealPath();
+        Files.writeString(full.resolve("mine"), "mine");
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), full);
+        assertThatThrownBy(() -> mounts.mount(backing, link))
+                .isInstanceOf(MountPointException.class).hasMessageContaining("not empty")
+                .hasMessageContaining(link.toString()).hasMessageContaining("a link to " + full);
+        assertThat(Files.readString(full.resolve("mine"))).isEqualTo("mine");
+    }
+
     @Test
     void aLiveMountIsNotMountedOver() throws IOException {
         FuseMount m = mounts.mount(backing, tmp.resolve("mnt"));
