@@ -51,6 +51,8 @@ final class FileOps {
     /** At most this many files stream at once (up to 4 MiB of ring and two threads each); others read directly. */
     static final int MAX_STREAMS = 8;
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
+    /** The sizes the kernel was given, to tell at an open that its own is stale. */
+    private final KernelSizes kernelSizes = new KernelSizes();
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
         this(backing, handles, changes, StreamTiming.MOUNT);
@@ -91,11 +93,27 @@ final class FileOps {
         }
     }
 
+    /**
+     * The sizes the kernel was given ({@link FuseAdapter}'s getattr and fgetattr note them, its
+     * rename and unlink move and drop them).
+     */
+    KernelSizes kernelSizes() {
+        return kernelSizes;
+    }
+
     private long openExisting(String path, int flags) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!flagBits.truncates(flags)) {
-            return handles.add(FileChannel.open(backing.resolve(path), options), writable);
+            FileChannel ch = FileChannel.open(backing.resolve(path), options);
+            long fh = handles.add(ch, writable);
+            try {
+                dropStaleSize(path, ch.size());
+            } catch (IOException | RuntimeException e) {
+                handles.release(fh);
+                throw e;
+            }
+            return fh;
         }
         changes.begin();
         try {
@@ -299,6 +317,18 @@ final class FileOps {
             r.close();
         }
         handles.release(fh);
+    }
+
+    /**
+     * An existing file of {@code size} was just opened at {@code path}: if the kernel was given another
+     * size for the name (a sync client replaced the file behind the mount since), it drops its cached
+     * attributes before the open is answered, and asks again at the program's first stat or read past
+     * the old size, instead of cutting the file's reads at the old size for up to its cache time.
+     */
+    private void dropStaleSize(String path, long size) {
+        if (kernelSizes.stale(path, size) && WorkerRequest.dropCachedAttributes()) {
+            kernelSizes.forget(path); // the kernel's next answer notes it again
+        }
     }
 
     /** Read requests answered from a {@link ReadStream} so far (tests check that streaming happened). */

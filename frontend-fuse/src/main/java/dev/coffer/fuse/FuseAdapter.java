@@ -123,8 +123,16 @@ public class FuseAdapter extends FuseStubFS {
     public int getattr(String path, FileStat stat) {
         return Calls.run("getattr", () -> {
             attributes.getattr(path, stat);
+            noteSize(path, stat);
             return 0;
         });
+    }
+
+    /** Notes the size a file's attributes give the kernel ({@link KernelSizes}). */
+    private void noteSize(String path, FileStat stat) {
+        if ((stat.st_mode.intValue() & FileStat.S_IFMT) == FileStat.S_IFREG) {
+            files.kernelSizes().noted(path, stat.st_size.longValue());
+        }
     }
 
     /**
@@ -155,6 +163,7 @@ public class FuseAdapter extends FuseStubFS {
                 return 0;
             }
             files.sizeOfHandle(fh, stat);
+            noteSize(path, stat);
             return 0;
         });
     }
@@ -187,6 +196,7 @@ public class FuseAdapter extends FuseStubFS {
     public int unlink(String path) {
         return Calls.run("unlink", () -> {
             tree.unlink(path);
+            files.kernelSizes().forget(path);
             return 0;
         });
     }
@@ -211,6 +221,7 @@ public class FuseAdapter extends FuseStubFS {
     public int rename(String from, String to) {
         return Calls.run("rename", () -> {
             tree.rename(from, to);
+            files.kernelSizes().moved(from, to);
             return 0;
         });
     }

@@ -190,6 +190,10 @@ final class SessionLoop {
         private final WorkerRequest request = WorkerRequest.forThisWorker();
 
         Worker() {
+            if (notify != null) {
+                // Offset -1: the attributes only, no pages, so the kernel waits for nothing (a worker may send it).
+                request.dropAttributesWith(nodeid -> notify.fuse_lowlevel_notify_inval_inode(channel, nodeid, -1, 0));
+            }
             Runtime runtime = Runtime.getSystemRuntime();
             memory = Memory.allocateDirect(runtime, bufferSize);
             buf = Memory.allocateDirect(runtime, FUSE_BUF_STRUCT);
@@ -225,7 +229,7 @@ final class SessionLoop {
             }
             boolean hasHeader = inMemory && res >= FUSE_IN_HEADER;
             long nodeid = hasHeader ? memory.getLong(NODEID_OFFSET) : 0;
-            request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0);
+            request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0, nodeid);
             if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
                 readdirPlus.answer(memory, res); // libfuse 2 does not know it
             } else {

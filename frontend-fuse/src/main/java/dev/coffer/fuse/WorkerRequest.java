@@ -13,14 +13,24 @@ package dev.coffer.fuse;
  * pages that the writer's own request, on older kernels, or requests still queued for a worker
  * hold).
  *
+ * <p>A request can also have the kernel drop the cached attributes of its own node before it is
+ * answered ({@link #dropCachedAttributes}): an OPEN that finds the kernel's size stale ({@link KernelSizes}).
+ *
  * <p>Outside a worker (tests that call the adapter directly) there is no request: the requester is
  * 0 and marks go nowhere.
  */
 final class WorkerRequest {
     private static final ThreadLocal<WorkerRequest> WORKER = new ThreadLocal<>();
 
+    /** Sends the kernel a node's attribute invalidation; 0 or -errno. */
+    interface AttributeDrop {
+        int drop(long nodeid);
+    }
+
     private long requester;
+    private long nodeid;
     private boolean lostWriteNoted;
+    private AttributeDrop attributeDrop; // null where libfuse's notifications are not bound
 
     /** Makes the calling thread (a session worker) one whose requests are known; returns its state. */
     static WorkerRequest forThisWorker() {
@@ -29,10 +39,33 @@ final class WorkerRequest {
         return request;
     }
 
-    /** A new request, sent by {@code requester} (FUSE's pid: the sending thread's ID), is being answered. */
-    void start(long requester) {
+    /** How this worker's requests drop their node's cached attributes (set once, by its session loop). */
+    void dropAttributesWith(AttributeDrop drop) {
+        this.attributeDrop = drop;
+    }
+
+    /**
+     * A new request about node {@code nodeid} (0 if none), sent by {@code requester} (FUSE's pid: the
+     * sending thread's ID), is being answered.
+     */
+    void start(long requester, long nodeid) {
         this.requester = requester;
+        this.nodeid = nodeid;
         this.lostWriteNoted = false;
+    }
+
+    /**
+     * Has the kernel drop the cached attributes (not the pages) of the node the request on this
+     * thread is about, at once: before the reply, so that the requester's next stat or read past the
+     * old size asks again. Safe on a worker: the kernel waits for no page here. False off a worker,
+     * where notifications are not bound, or if the kernel refused it.
+     */
+    static boolean dropCachedAttributes() {
+        WorkerRequest request = WORKER.get();
+        if (request == null || request.attributeDrop == null || request.nodeid == 0) {
+            return false;
+        }
+        return request.attributeDrop.drop(request.nodeid) == 0;
     }
 
     /** Who sent the request this thread is answering; 0 off a worker. */

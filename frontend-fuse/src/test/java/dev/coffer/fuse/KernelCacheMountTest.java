@@ -160,6 +160,31 @@ class KernelCacheMountTest {
         return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
     }
 
+    /**
+     * An open of a file whose size the kernel has right (nothing changed it behind the mount) leaves
+     * the kernel's attributes alone: reading it to its end (the last read asks for the size if the
+     * kernel's attributes were dropped) asks nothing. No stat in between: a read makes the kernel's
+     * access time stale, and a stat would ask for that.
+     */
+    @Test
+    void openingAnUnchangedFileKeepsTheKernelsAttributes() throws Exception {
+        mount();
+        Path f = Files.write(vm.mnt.resolve("same.bin"), new byte[20_000]);
+        assertThat(Files.size(f)).isEqualTo(20_000);
+        int before = adapter.getattrs.get();
+        for (int i = 0; i < 3; i++) {
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(f)) {
+                java.nio.ByteBuffer piece = java.nio.ByteBuffer.allocate(8192);
+                long total = 0;
+                for (int n; (n = in.read(piece.clear())) > 0; ) {
+                    total += n;
+                }
+                assertThat(total).isEqualTo(20_000);
+            }
+        }
+        assertThat(adapter.getattrs.get() - before).as("getattr calls for three opens and reads to the end").isZero();
+    }
+
     /** Counts getattr calls (lookups and stats that reach the file system). */
     static final class CountingAdapter extends FuseAdapter {
         final AtomicInteger getattrs = new AtomicInteger();
