@@ -108,7 +108,7 @@ final class FileOps {
             FileChannel ch = FileChannel.open(backing.resolve(path), options);
             long fh = handles.add(ch, writable);
             try {
-                dropStaleSize(path, ch.size());
+                dropStaleSize(path, ch);
             } catch (IOException | RuntimeException e) {
                 handles.release(fh);
                 throw e;
@@ -320,13 +320,14 @@ final class FileOps {
     }
 
     /**
-     * An existing file of {@code size} was just opened at {@code path}: if the kernel was given another
+     * An existing file was just opened at {@code path}: if the kernel was given another
      * size for the name (a sync client replaced the file behind the mount since), it drops its cached
      * attributes before the open is answered, and asks again at the program's first stat or read past
      * the old size, instead of cutting the file's reads at the old size for up to its cache time.
      */
-    private void dropStaleSize(String path, long size) {
-        if (kernelSizes.stale(path, size) && WorkerRequest.dropCachedAttributes()) {
+    private void dropStaleSize(String path, FileChannel opened) throws IOException {
+        long given = kernelSizes.given(path);
+        if (given >= 0 && given != opened.size() && WorkerRequest.dropCachedAttributes()) {
             kernelSizes.forget(path); // the kernel's next answer notes it again
         }
     }

@@ -30,13 +30,10 @@ final class KernelSizes {
         }
     }
 
-    /**
-     * Whether the kernel may hold another size for {@code path} than {@code size}, the size of the
-     * file an OPEN of it just got: the name was noted with another size.
-     */
-    boolean stale(String path, long size) {
+    /** The size the kernel was last given for {@code path}, or -1 if none is noted. */
+    long given(String path) {
         Noted held = slots.get(slot(path));
-        return held != null && held.size != size && held.path.equals(path);
+        return held != null && held.path.equals(path) ? held.size : -1;
     }
 
     /** After a rename through the mount: the kernel's entry, with its size, now has the name {@code to}. */

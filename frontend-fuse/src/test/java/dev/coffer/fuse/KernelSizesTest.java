@@ -8,12 +8,12 @@ class KernelSizesTest {
     private final KernelSizes sizes = new KernelSizes();
 
     @Test
-    void aNameIsStaleOnlyWhenTheKernelWasGivenAnotherSize() {
-        assertThat(sizes.stale("/a", 10)).as("never noted: not checked").isFalse();
+    void theSizeLastGivenForANameIsKept() {
+        assertThat(sizes.given("/a")).as("never noted").isEqualTo(-1);
         sizes.noted("/a", 10);
-        assertThat(sizes.stale("/a", 10)).isFalse();
-        assertThat(sizes.stale("/a", 11)).isTrue();
-        assertThat(sizes.stale("/b", 11)).as("another name").isFalse();
+        sizes.noted("/a", 11);
+        assertThat(sizes.given("/a")).isEqualTo(11);
+        assertThat(sizes.given("/b")).as("another name").isEqualTo(-1);
     }
 
     @Test
@@ -21,22 +21,21 @@ class KernelSizesTest {
         sizes.noted("/tmp~", 6);
         sizes.noted("/doc", 50);
         sizes.moved("/tmp~", "/doc");
-        assertThat(sizes.stale("/doc", 50)).as("the kernel's entry for /doc now has the renamed file's size").isTrue();
-        assertThat(sizes.stale("/doc", 6)).isFalse();
-        assertThat(sizes.stale("/tmp~", 50)).as("forgotten").isFalse();
+        assertThat(sizes.given("/doc")).as("the kernel's entry for /doc now has the renamed file's size").isEqualTo(6);
+        assertThat(sizes.given("/tmp~")).as("forgotten").isEqualTo(-1);
     }
 
     @Test
     void aRenameOfANameNeverNotedForgetsTheTarget() {
         sizes.noted("/doc", 50);
         sizes.moved("/folder", "/doc");
-        assertThat(sizes.stale("/doc", 7)).isFalse();
+        assertThat(sizes.given("/doc")).isEqualTo(-1);
     }
 
     @Test
     void anUnlinkedNameIsForgotten() {
         sizes.noted("/a", 10);
         sizes.forget("/a");
-        assertThat(sizes.stale("/a", 11)).isFalse();
+        assertThat(sizes.given("/a")).isEqualTo(-1);
     }
 }
