@@ -52,7 +52,7 @@ final class FileOps {
     static final int MAX_STREAMS = 8;
     private final Semaphore rings = new Semaphore(MAX_STREAMS);
     /** The sizes the kernel was given, to tell at an open that its own is stale. */
-    private final KernelSizes kernelSizes = new KernelSizes();
+    private final KernelSizes kernelSizes = new KernelSizes(MountOptions.CACHE_SECONDS);
 
     FileOps(Backing backing, OpenFileTable handles, ContentChanges changes) {
         this(backing, handles, changes, StreamTiming.MOUNT);
@@ -320,15 +320,16 @@ final class FileOps {
     }
 
     /**
-     * An existing file was just opened at {@code path}: if the kernel was given another
-     * size for the name (a sync client replaced the file behind the mount since), it drops its cached
-     * attributes before the open is answered, and asks again at the program's first stat or read past
-     * the old size, instead of cutting the file's reads at the old size for up to its cache time.
+     * An existing file was just opened at {@code path}: if the kernel may hold another size for the
+     * name (a sync client replaced the file behind the mount since it was given one), it drops its
+     * cached attributes before the open is answered, and asks again at the program's first stat or
+     * read ({@link InitReply}: FUSE_AUTO_INVAL_DATA), instead of cutting the file's reads at the old
+     * size, or reading zeros past a shorter file's end, for up to its cache time.
      */
     private void dropStaleSize(String path, FileChannel opened) throws IOException {
-        long given = kernelSizes.given(path);
-        if (given >= 0 && given != opened.size() && WorkerRequest.dropCachedAttributes()) {
-            kernelSizes.forget(path); // the kernel's next answer notes it again
+        if (kernelSizes.mayBeStale(path, opened.size())) {
+            // The note stays: the kernel's next answer replaces it, and an open before that drops again.
+            WorkerRequest.dropCachedAttributes();
         }
     }
 

@@ -77,6 +77,11 @@ public class FuseAdapter extends FuseStubFS {
         return fuseOperations;
     }
 
+    /** The kernel keeps attributes {@code seconds} on this mount ({@link KernelSizes}); set before it starts. */
+    void kernelKeepsAttributes(long seconds) {
+        files.kernelSizes().cacheSeconds(seconds);
+    }
+
     /** Called by the session loop before each request it processes on the calling thread. */
     void requestStarts() {
         tree.requestStarts();

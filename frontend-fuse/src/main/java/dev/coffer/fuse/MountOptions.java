@@ -103,6 +103,27 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
         return ownTimeouts ? 0 : java.util.concurrent.TimeUnit.SECONDS.toNanos(CACHE_SECONDS) / 2;
     }
 
+    /**
+     * How long the kernel keeps a file's attributes on this mount, whole seconds rounded up: the last
+     * {@code attr_timeout} of the caller's options (libfuse takes the last), else {@value #CACHE_SECONDS}.
+     */
+    long attributeCacheSeconds() {
+        double seconds = CACHE_SECONDS;
+        for (String o : fuseOptions) {
+            for (String one : o.split(",")) {
+                String option = one.trim();
+                if (option.startsWith("attr_timeout=")) {
+                    try {
+                        seconds = Double.parseDouble(option.substring("attr_timeout=".length()));
+                    } catch (NumberFormatException e) {
+                        // libfuse refuses the mount with its own message
+                    }
+                }
+            }
+        }
+        return (long) Math.ceil(Math.max(0, seconds));
+    }
+
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */
     List<String> arguments(String mountPoint) {
         List<String> args = new ArrayList<>(List.of(fsName, mountPoint, "-f"));

@@ -45,4 +45,14 @@ class MountOptionsTest {
             assertThat(plain.withFuseOptions(List.of(o)).heldEntryNanos()).as(o).isZero();
         }
     }
+
+    @Test
+    void theAttributeCacheTimeIsTheCallersLastAttrTimeoutRoundedUpElseTheBuiltIn() {
+        assertThat(MountOptions.defaults(false).attributeCacheSeconds()).isEqualTo(MountOptions.CACHE_SECONDS);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=60")).attributeCacheSeconds()).isEqualTo(60);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("entry_timeout=1,attr_timeout=0.5", "ro")).attributeCacheSeconds())
+                .isEqualTo(1);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=30", "attr_timeout=0")).attributeCacheSeconds())
+                .isZero();
+    }
 }

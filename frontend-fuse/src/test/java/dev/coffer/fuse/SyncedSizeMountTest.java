@@ -2,6 +2,7 @@ package dev.coffer.fuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -9,7 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -18,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A sync client replaces a file's ciphertext with another device's longer version while the kernel
- * still holds the old size (the mount's default cache time, 10 s), and a program then opens the file:
- * it reads the whole new version, not its first bytes cut to the old size.
+ * A sync client replaces a file's ciphertext with another device's version of another size while the
+ * kernel still holds the old size (the mount's default cache time, 10 s), and a program then opens
+ * the file: it reads that version whole, not cut to the old size, and not followed by zeros up to it.
+ * Several cases come from session 38's review of the first form of the fix.
  */
 class SyncedSizeMountTest {
     @TempDir
@@ -37,78 +44,173 @@ class SyncedSizeMountTest {
         vm.close();
     }
 
-    @Test
-    void aFileOpenedAfterASyncGrewItReadsToItsNewEnd() throws Exception {
-        byte[] longer = content(100_000);
-        Path file = vm.mnt.resolve("report.txt");
-        Files.write(file, longer);
-        Path synced = Files.copy(ciphertextOf("report.txt"), tmp.resolve("synced.c9r")); // the other device's version
-        Files.writeString(file, "short");
-        assertThat(Files.size(file)).as("the kernel now holds the short size").isEqualTo(5);
+    /** A file written as {@code other} (its ciphertext kept as another device's version), then as {@code now}. */
+    private record Prepared(Path file, Path cipher, Path otherCipher, byte[] other) {}
 
-        Files.move(synced, ciphertextOf("report.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-
-        byte[] read = Files.readAllBytes(file);
-        assertThat(read.length).as("bytes read").isEqualTo(longer.length);
-        assertThat(read).isEqualTo(longer);
-        assertThat(Files.size(file)).isEqualTo(longer.length);
+    private Prepared prepare(Path file, byte[] other, byte[] now) throws IOException {
+        Set<Path> before = ciphertexts();
+        Files.write(file, other);
+        Set<Path> after = ciphertexts();
+        after.removeAll(before);
+        assertThat(after).as("one new ciphertext for %s", file).hasSize(1);
+        Path cipher = after.iterator().next();
+        Path kept = Files.copy(cipher, tmp.resolve("synced-" + System.nanoTime()));
+        Files.write(file, now);
+        assertThat(Files.size(file)).as("the kernel holds this size").isEqualTo(now.length);
+        return new Prepared(file, cipher, kept, other);
     }
 
-    /** The same for a program that reads without a stat first, in small reads (as cat and cp do). */
+    /** The sync client's way: the other version written beside, then renamed over the ciphertext. */
+    private static void sync(Prepared p) throws IOException {
+        Path incoming = p.cipher.resolveSibling("incoming.tmp");
+        Files.copy(p.otherCipher, incoming, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(incoming, p.cipher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Test
+    void aFileOpenedAfterASyncGrewItReadsToItsNewEnd() throws Exception {
+        Prepared p = prepare(vm.mnt.resolve("report.txt"), content(100_000, 1), "short".getBytes());
+        sync(p);
+        byte[] read = Files.readAllBytes(p.file);
+        assertThat(read.length).as("bytes read").isEqualTo(p.other.length);
+        assertThat(read).isEqualTo(p.other);
+        assertThat(Files.size(p.file)).isEqualTo(p.other.length);
+    }
+
+    /** Small reads without a stat first (as cat and cp do, and dd). */
     @Test
     void smallReadsOfAFileASyncGrewGoToItsNewEnd() throws Exception {
-        byte[] longer = content(50_000);
-        Path file = vm.mnt.resolve("notes.txt");
-        Files.write(file, longer);
-        Path synced = Files.copy(ciphertextOf("notes.txt"), tmp.resolve("synced.c9r"));
-        Files.write(file, content(6_000));
-        assertThat(Files.size(file)).isEqualTo(6_000);
-
-        Files.move(synced, ciphertextOf("notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-
-        assertThat(readInPieces(file)).isEqualTo(longer);
+        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 2), content(6_000, 3));
+        sync(p);
+        assertThat(readInPieces(p.file)).isEqualTo(p.other);
     }
 
     /**
      * The kernel's size came from this mount's own writes after its last stat (no stat since): the
-     * stat's size equals the synced version's, yet the kernel holds the written one (it asks again
-     * itself after its own writes).
+     * kernel asks again itself after its own writes.
      */
     @Test
     void aFileRewrittenHereWithoutAStatAndThenSyncedReadsToItsNewEnd() throws Exception {
-        byte[] longer = content(50_000);
-        Path file = vm.mnt.resolve("notes.txt");
-        Files.write(file, longer);
-        Path synced = Files.copy(ciphertextOf("notes.txt"), tmp.resolve("synced.c9r"));
-        assertThat(Files.size(file)).as("the kernel is given the synced version's size").isEqualTo(longer.length);
-        Files.write(file, content(6_000)); // O_TRUNC and writes: the kernel's size is 6,000, no stat since
-
-        Files.move(synced, ciphertextOf("notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-
-        assertThat(readInPieces(file)).isEqualTo(longer);
+        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 4), content(50_000, 5));
+        Files.write(p.file, content(6_000, 6)); // O_TRUNC and writes: the kernel's size is 6,000, no stat since
+        sync(p);
+        assertThat(readInPieces(p.file)).isEqualTo(p.other);
     }
 
     /** A save by rename (editors): the name's size is the renamed file's, and a sync after it is seen. */
     @Test
     void aFileSavedByRenameAndThenSyncedReadsToItsNewEnd() throws Exception {
-        byte[] longer = content(50_000);
-        Path file = vm.mnt.resolve("notes.txt");
-        Files.write(file, longer);
-        Path synced = Files.copy(ciphertextOf("notes.txt"), tmp.resolve("synced.c9r"));
-        Path temp = Files.write(vm.mnt.resolve("notes.txt~"), content(6_000));
+        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 7), content(50_000, 8));
+        Path temp = Files.write(vm.mnt.resolve("notes.txt~"), content(6_000, 9));
         assertThat(Files.size(temp)).isEqualTo(6_000);
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        assertThat(Files.size(file)).isEqualTo(6_000);
+        Set<Path> before = ciphertexts();
+        Files.move(temp, p.file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        assertThat(Files.size(p.file)).isEqualTo(6_000);
+        Set<Path> now = ciphertexts();
+        assertThat(now).hasSize(before.size() - 1);
+        sync(new Prepared(p.file, now.stream().filter(c -> c.getFileName().equals(p.cipher.getFileName())).findFirst().orElseThrow(),
+                p.otherCipher, p.other));
+        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+    }
 
-        Files.move(synced, ciphertextOf("notes.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    /** The kernel keeps a renamed folder's files with their sizes under the new names. */
+    @Test
+    void aFileInAFolderRenamedThroughTheMountAndThenSyncedReadsToItsNewEnd() throws Exception {
+        Files.createDirectory(vm.mnt.resolve("dir"));
+        Prepared p = prepare(vm.mnt.resolve("dir/report.txt"), content(100_000, 10), "short".getBytes());
+        Files.move(vm.mnt.resolve("dir"), vm.mnt.resolve("dir2"));
+        sync(p);
+        assertThat(readInPieces(vm.mnt.resolve("dir2/report.txt"))).isEqualTo(p.other);
+    }
 
-        assertThat(readInPieces(file)).isEqualTo(longer);
+    /** A file the sync client shortened, read without a stat first: no zeros after its new end. */
+    @Test
+    void aFileASyncShortenedReadsWithoutZerosAfterItsEnd() throws Exception {
+        byte[] shorter = content(70_000, 11);
+        List<String> wrong = new ArrayList<>();
+        String[] readers = {"pieces", "dd", "head"};
+        for (int round = 0; round < 45; round++) {
+            String reader = readers[round % readers.length];
+            Prepared p = prepare(vm.mnt.resolve("f" + round), shorter, content(1_000_000, round));
+            sync(p);
+            byte[] got = switch (reader) {
+                case "dd" -> viaShell("dd status=none bs=4096 if='" + p.file + "'");
+                case "head" -> viaShell("head -c 900000 '" + p.file + "'");
+                default -> readInPieces(p.file);
+            };
+            if (!java.util.Arrays.equals(got, shorter)) {
+                wrong.add("round " + round + " (" + reader + "): " + got.length + " bytes");
+            }
+            Files.delete(p.otherCipher);
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    /** Ordinary tools on a synced file; names plain, NFD and long (stored shortened, .c9s). */
+    @Test
+    void toolsReadASyncedFileWhole() throws Exception {
+        String[] names = {"plain.txt", "cafe\u0301.txt", "L".repeat(230) + ".txt"};
+        String[] tools = {"cat %s | wc -c", "cp %s '" + tmp + "/copy' && wc -c < '" + tmp + "/copy'",
+            "python3 -c \"import sys; print(len(open(sys.argv[1],'rb').read()))\" %s", "tail -c +1 %s | wc -c",
+            "md5sum %s | cut -c1-32"};
+        List<String> wrong = new ArrayList<>();
+        for (String name : names) {
+            byte[] longer = content(70_000, name.length());
+            String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(longer));
+            for (String tool : tools) {
+                Prepared p = prepare(vm.mnt.resolve(name), longer, "short".getBytes());
+                sync(p);
+                String out = Shell.sh(tmp, tool.replace("%s", "'" + p.file + "'")).trim();
+                String expected = tool.startsWith("md5sum") ? md5 : "70000";
+                if (!out.endsWith(expected)) {
+                    wrong.add((name.length() > 20 ? "long name" : name) + " / " + tool + ": " + out);
+                }
+                Files.delete(p.otherCipher);
+                Files.delete(p.file);
+            }
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    /** ls -l (READDIRPLUS) before and after the sync, then a read. */
+    @Test
+    void aFileListedBeforeAndAfterTheSyncReadsWhole() throws Exception {
+        Files.createDirectory(vm.mnt.resolve("d"));
+        Prepared p = prepare(vm.mnt.resolve("d/f.txt"), content(60_000, 12), "short".getBytes());
+        Shell.sh(tmp, "ls -l '" + vm.mnt.resolve("d") + "' > /dev/null");
+        sync(p);
+        Shell.sh(tmp, "ls -l '" + vm.mnt.resolve("d") + "' > /dev/null");
+        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+    }
+
+    /** A read-write open (no truncation), and an append, after a sync grew the file. */
+    @Test
+    void aReadWriteOpenAndAnAppendAfterASyncSeeTheNewEnd() throws Exception {
+        Prepared p = prepare(vm.mnt.resolve("rw.txt"), content(60_000, 13), "short".getBytes());
+        sync(p);
+        try (FileChannel ch = FileChannel.open(p.file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer all = ByteBuffer.allocate(100_000);
+            while (ch.read(all) > 0) {
+                // to the end
+            }
+            assertThat(all.position()).isEqualTo(60_000);
+        }
+        Files.write(p.file, "TAIL".getBytes(), StandardOpenOption.APPEND);
+        byte[] all = Files.readAllBytes(p.file);
+        assertThat(all.length).isEqualTo(60_004);
+        assertThat(new String(all, 60_000, 4)).isEqualTo("TAIL");
+    }
+
+    private byte[] viaShell(String command) throws IOException, InterruptedException {
+        Path out = tmp.resolve("out");
+        Shell.sh(tmp, command + " > '" + out + "'");
+        return Files.readAllBytes(out);
     }
 
     /** Reads {@code file} to its end in 4 KiB reads, without a stat first. */
     private static byte[] readInPieces(Path file) throws IOException {
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
             ByteBuffer piece = ByteBuffer.allocate(4096);
             while (in.read(piece.clear()) > 0) {
                 all.write(piece.array(), 0, piece.position());
@@ -117,21 +219,19 @@ class SyncedSizeMountTest {
         }
     }
 
-    private static byte[] content(int length) {
+    private static byte[] content(int length, int seed) {
         byte[] content = new byte[length];
         for (int i = 0; i < content.length; i++) {
-            content[i] = (byte) (i * 31 + i / 251);
+            content[i] = (byte) (i * 31 + i / 251 + seed);
         }
         return content;
     }
 
-    /** The ciphertext file of {@code name}, the vault's only file (its folders' and links' files aside). */
-    private Path ciphertextOf(String name) throws IOException {
+    private Set<Path> ciphertexts() throws IOException {
         try (Stream<Path> s = Files.walk(vm.vault.resolve("d"))) {
-            List<Path> files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
-                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r")).collect(Collectors.toList());
-            assertThat(files).as("one file in the vault: %s", name).hasSize(1);
-            return files.get(0);
+            return s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
+                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r"))
+                    .collect(Collectors.toCollection(HashSet::new));
         }
     }
 }
