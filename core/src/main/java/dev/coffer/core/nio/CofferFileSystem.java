@@ -45,6 +45,7 @@ public final class CofferFileSystem extends FileSystem {
     private final CofferFileStore store;
     private final ReentrantLock structureLock = new ReentrantLock();
     private volatile boolean open = true;
+    private final ConflictCopyListeners conflictCopies = new ConflictCopyListeners();
 
     final PathMapper mapper;
     final DirectoryLister lister;
@@ -79,7 +80,7 @@ public final class CofferFileSystem extends FileSystem {
         this.mapper = new PathMapper(vaultDir.resolve("d"), names, new LongNames(info.shorteningThreshold()));
         this.lister = new DirectoryLister(names);
         this.contentKeys = new ContentKeys(new FileHeaders(siv, new SecureRandom()), info.authenticated());
-        this.openFiles = new OpenFiles(contentKeys);
+        this.openFiles = new OpenFiles(contentKeys, conflictCopies::tell);
         this.symlinks = new SymlinkTargets(contentKeys);
         boolean posix = vaultDir.getFileSystem().supportedFileAttributeViews().contains("posix");
         this.resolver = new Resolver(mapper, symlinks, posix);
@@ -94,6 +95,22 @@ public final class CofferFileSystem extends FileSystem {
         if (!readOnly) {
             openFiles.rescueWith(new OrphanRescue(this)); // last: it uses the opener and the root
         }
+    }
+
+    /**
+     * Tells {@code listener} about each conflict copy this file system makes of an open file that
+     * another program (a sync client) replaced or deleted underneath, and about each one it could not
+     * make (then what a program wrote there is lost): the person must learn where their writes went,
+     * which the log, holding no names, cannot say. For the file system's owner (the app), which shows
+     * it; not for the frontends.
+     *
+     * <p>Called on the thread that made the copy: the one that closed the file's last channel (a
+     * FUSE or WebDAV worker), an open that found the file replaced, or the one closing this file
+     * system (locking waits for it). A listener should return quickly (hand the event on) and not
+     * use this file system. An exception it throws is logged by type and otherwise ignored.
+     */
+    public void onConflictCopies(java.util.function.Consumer<ConflictCopy> listener) {
+        conflictCopies.add(listener);
     }
 
     /** Facts about the vault this file system serves. */

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,14 +82,22 @@ final class OpenFiles {
      */
     private final List<Handle> unpinnedOrphans = new ArrayList<>();
 
-    OpenFiles(ContentKeys keys) {
+    /** Told about each rescue's outcome, on the thread that made it. */
+    private final Consumer<ConflictCopy> told;
+
+    OpenFiles(ContentKeys keys, Consumer<ConflictCopy> told) {
         this.keys = keys;
+        this.told = told;
     }
 
     /** Copies the content of an open file replaced or deleted underneath to a conflict name (the file system's own API). */
     @FunctionalInterface
     interface Rescue {
-        void copy(OpenFile orphan) throws IOException;
+        /**
+         * Returns the copy's cleartext path; throws {@link IncompleteCopyException} if it failed but
+         * kept part of the content, another exception if nothing was kept.
+         */
+        String copy(OpenFile orphan) throws IOException;
     }
 
     /** Sets how orphaned changed files are rescued (a writable file system does, once made). */
@@ -554,17 +563,28 @@ final class OpenFiles {
         return orphaned;
     }
 
-    /** Copies {@code h}'s content to a conflict name (counted by {@link #startRescue}); a failure is logged, never thrown. */
+    /**
+     * Copies {@code h}'s content to a conflict name (counted by {@link #startRescue}); a failure is
+     * logged, never thrown. Then tells the file system's owner ({@link #told}, which never throws)
+     * where the copy is, or that none was kept: the log has no names, the person needs them.
+     */
     private void rescue(Handle h) {
+        String original = h.file.cleartextPath(); // before the copy: the name the person knew it by
+        ConflictCopy outcome;
         boolean outer = RESCUING.get(); // restored after: a rescue inside another must not end the outer one's
         RESCUING.set(Boolean.TRUE);
         // An interrupted closing thread (a shutdown) would fail the copy's channel at its first write.
         boolean interrupted = Thread.interrupted();
         try {
-            rescue.copy(h.file);
+            outcome = ConflictCopy.kept(original, rescue.copy(h.file));
             LOG.warn("an open file was replaced or deleted underneath by another program;"
                     + " its last content was kept as a conflict copy");
+        } catch (IncompleteCopyException e) {
+            outcome = ConflictCopy.keptInPart(original, e.copy());
+            LOG.warn("an open file was replaced or deleted underneath by another program, and only part of its last"
+                    + " content could be kept as a conflict copy ({})", typeOf(e.getCause()));
         } catch (IOException | RuntimeException e) {
+            outcome = ConflictCopy.notKept(original);
             // The type only: a message may hold a cleartext name.
             LOG.warn("an open file was replaced or deleted underneath by another program, and its last content"
                     + " could not be kept as a conflict copy ({})", e.getClass().getName());
@@ -574,6 +594,11 @@ final class OpenFiles {
                 Thread.currentThread().interrupt();
             }
         }
+        told.accept(outcome); // outside the rescue's scope: a listener is not part of the copy
+    }
+
+    private static String typeOf(Throwable t) {
+        return t == null ? "unknown" : t.getClass().getName();
     }
 
     /** After a rescued orphan is closed: closeAll may go on. */

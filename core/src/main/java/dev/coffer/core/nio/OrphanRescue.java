@@ -20,8 +20,8 @@ import java.util.Set;
  * file system refuses (a rescue is part of its close).
  *
  * <p>A copy that fails part-way (full disk, a unit that fails authentication) keeps what it holds,
- * the only remaining part of the program's data; an empty one of a non-empty orphan is removed, as it
- * would look like a complete copy of an empty file.
+ * the only remaining part of the program's data, and says where ({@link IncompleteCopyException});
+ * an empty one of a non-empty orphan is removed, as it would look like a complete copy of an empty file.
  */
 final class OrphanRescue implements OpenFiles.Rescue {
     /** More candidates than any folder holds: a store that refuses every name must not loop forever. */
@@ -36,8 +36,12 @@ final class OrphanRescue implements OpenFiles.Rescue {
         this.fs = fs;
     }
 
+    /**
+     * Returns the cleartext path of the copy. A copy that failed after it was made but kept bytes
+     * throws {@link IncompleteCopyException} (with the failure as its cause), naming where they are.
+     */
     @Override
-    public void copy(OpenFile orphan) throws IOException {
+    public String copy(OpenFile orphan) throws IOException {
         CofferPath path = fs.getPath(orphan.cleartextPath());
         CofferPath name = path.getFileName();
         CofferPath folder = path.getParent() == null ? fs.getPath("/") : path.getParent();
@@ -65,9 +69,11 @@ final class OrphanRescue implements OpenFiles.Rescue {
         } catch (IOException | RuntimeException e) {
             if (copied[0] == 0 && orphan.size() > 0) {
                 removeEmpty(copy.path(), e);
+                throw e;
             }
-            throw e;
+            throw new IncompleteCopyException(copy.path().toString(), e);
         }
+        return copy.path().toString();
     }
 
     /** A new conflict file and the channel writing it. */

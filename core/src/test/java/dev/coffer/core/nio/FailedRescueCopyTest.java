@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +54,23 @@ class FailedRescueCopyTest {
         fs = CofferFileSystems.open(tmp.resolve("v"), PASS.toCharArray(), false);
         assertThat(reader.isOpen()).isFalse();
         assertThat(names()).isEmpty();
+    }
+
+    @Test
+    void aCopyThatFailedBeforeItsFirstByteIsToldAsNotKept() throws IOException {
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        closeOrphanDamagedAt(1000);
+        assertThat(told).containsExactly(ConflictCopy.notKept("/notes.txt"));
+    }
+
+    @Test
+    void aCopyThatFailedPartWayIsToldAsKeptInPart() throws IOException {
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        closeOrphanDamagedAt(700_000);
+        assertThat(told).containsExactly(ConflictCopy.keptInPart("/notes.txt", "/notes.txt (Conflict 1)"));
+        assertThat(told.get(0).toString()).doesNotContain("notes");
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -299,6 +301,84 @@ class OrphanedWritesTest {
         assertThat(captured.list.get(1).getFormattedMessage()).contains("could not be kept").contains("IOException");
         assertThat(captured.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("notes"));
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("kept");
+    }
+
+    @Test
+    void theOwnerIsToldWhereTheCopyOfAReplacedFileIs() throws IOException {
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        Files.createDirectory(fs.getPath("/docs"));
+        Path report = fs.getPath("/docs/report.txt");
+        Files.writeString(report, "before");
+        Path synced = otherDevicesVersion(fs, tmp, "the other device's version");
+        try (FileChannel ch = FileChannel.open(report, StandardOpenOption.WRITE)) {
+            write(ch, "written here");
+            Files.move(synced, payload(fs, "/docs/report.txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            assertThat(told).as("not before the last close").isEmpty();
+        }
+        assertThat(told).containsExactly(ConflictCopy.kept("/docs/report.txt", "/docs/report.txt (Conflict 1)"));
+        assertThat(Files.readString(fs.getPath("/docs/report.txt (Conflict 1)"))).isEqualTo("written here");
+        assertThat(told.get(0).toString()).as("no name in what a log might print").doesNotContain("report");
+    }
+
+    @Test
+    void theOwnerIsToldOfACopyInTheRootAndOfOneMadeWhenTheVaultLocks() throws IOException {
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        Files.createDirectory(fs.getPath("/dir"));
+        Path inside = fs.getPath("/dir/a.txt");
+        Files.writeString(inside, "");
+        Path storage = fs.resolver.directoryOf(fs.resolver.locate(fs.getPath("/dir"))).storage();
+        FileChannel ch = FileChannel.open(inside, StandardOpenOption.WRITE);
+        write(ch, "kept in the root");
+        deleteTree(storage); // another device deleted the folder with the file in it
+        fs.close(); // locked with the program's channel still open
+        assertThat(told).containsExactly(ConflictCopy.kept("/dir/a.txt", "/a.txt (Conflict 1)"));
+        fs = CofferFileSystems.open(vault, PASS.toCharArray(), false);
+        assertThat(Files.readString(fs.getPath("/a.txt (Conflict 1)"))).isEqualTo("kept in the root");
+    }
+
+    @Test
+    void aListenerThatThrowsStopsNeitherTheCopyNorTheCloseNorTheOtherListeners() throws IOException {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                ConflictCopyListeners.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+                new ch.qos.logback.core.read.ListAppender<>();
+        captured.start();
+        logger.addAppender(captured);
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(c -> {
+            throw new IllegalStateException("cannot show " + c.original());
+        });
+        fs.onConflictCopies(told::add);
+        try {
+            Files.writeString(file, "");
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+            write(ch, "kept all the same");
+            Files.delete(payload(fs, "/notes.txt"));
+            ch.close(); // no exception: the close itself went well
+            assertThat(ch.isOpen()).isFalse();
+        } finally {
+            logger.detachAppender(captured);
+        }
+        assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("kept all the same");
+        assertThat(told).containsExactly(ConflictCopy.kept("/notes.txt", "/notes.txt (Conflict 1)"));
+        assertThat(captured.list).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
+                .contains("IllegalStateException").doesNotContain("notes"));
+    }
+
+    @Test
+    void aCopyThatCouldNotBeMadeIsToldAsNotKept() throws IOException {
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        fs.openFiles.rescueWith(orphan -> {
+            throw new IOException("No space left on device");
+        });
+        FileChannel failing = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        write(failing, "lost on a full disk");
+        Files.delete(payload(fs, "/notes.txt"));
+        failing.close();
+        assertThat(told).containsExactly(ConflictCopy.notKept("/notes.txt"));
     }
 
     /** A program closing on an interrupted thread (a shutdown): the copy is made, and the interrupt is kept. */
