@@ -2,6 +2,7 @@ package dev.coffer.app.vaults;
 
 import dev.coffer.core.health.VaultUseLock;
 import dev.coffer.core.nio.CofferFileSystem;
+import dev.coffer.core.nio.ConflictCopy;
 import dev.coffer.core.nio.CofferFileSystems;
 import dev.coffer.core.vault.CipherCombo;
 import dev.coffer.core.vault.InvalidPassphraseException;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -48,6 +50,7 @@ public final class VaultService {
     private final int scryptCost;
     private final List<ManagedVault> vaults = new CopyOnWriteArrayList<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<ManagedVault, ConflictCopy>> conflictCopyListeners = new CopyOnWriteArrayList<>();
     private volatile Preferences preferences;
 
     /**
@@ -77,6 +80,16 @@ public final class VaultService {
     /** Called after any change to the list, a vault's settings or its state, on the thread that changed it. */
     public void addListener(Runnable listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * Called for each conflict copy core makes in an unlocked vault of a file a program had open while
+     * a sync client replaced or deleted it (or could not make: then those writes are lost), with the
+     * vault and the cleartext paths; see {@link CofferFileSystem#onConflictCopies}. Called on the thread
+     * that made the copy: a FUSE or WebDAV worker, or the one locking the vault. Return quickly.
+     */
+    public void addConflictCopyListener(BiConsumer<ManagedVault, ConflictCopy> listener) {
+        conflictCopyListeners.add(listener);
     }
 
     public Preferences preferences() {
@@ -165,7 +178,7 @@ public final class VaultService {
             vault.beginUnlock();
             notifyListeners();
             try {
-                UnlockedSession session = openAndMount(vault.settings(), passphrase);
+                UnlockedSession session = openAndMount(vault, passphrase);
                 vault.unlocked(session);
             } catch (VaultException e) {
                 vault.unlockFailed(e);
@@ -182,7 +195,8 @@ public final class VaultService {
         }
     }
 
-    private UnlockedSession openAndMount(VaultSettings settings, char[] passphrase) throws IOException {
+    private UnlockedSession openAndMount(ManagedVault vault, char[] passphrase) throws IOException {
+        VaultSettings settings = vault.settings();
         Path folder = settings.folderPath();
         if (!Files.isDirectory(folder)) {
             throw new VaultException(Problem.FOLDER_MISSING, folder.toString());
@@ -204,6 +218,8 @@ public final class VaultService {
         } catch (InvalidPassphraseException | VaultFormatException e) {
             throw CoreFailures.translate(e);
         }
+        // before the drive exists: no program can have a file open in it earlier
+        fs.onConflictCopies(copy -> conflictCopyListeners.forEach(l -> l.accept(vault, copy)));
         VaultUseLock inUse = null;
         try {
             // held while unlocked, so that coffer check --repair refuses meanwhile (taken after core read vault.coffer)

@@ -52,6 +52,37 @@ public final class TestVaults {
         return pointers.size();
     }
 
+    /**
+     * A program's open file that a sync client then deleted underneath, as core's conflict copies
+     * need: {@code cleartextPath} (its folders made first) created in the unlocked vault at
+     * {@code cleartextRoot}, opened for writing, {@code written} written, then its ciphertext file in
+     * {@code vaultFolder} deleted. Returns the program's channel, still open: its close (or locking
+     * the vault) makes the conflict copy.
+     */
+    public static java.nio.channels.FileChannel orphanedWriter(Path cleartextRoot, Path vaultFolder, String cleartextPath,
+            String written) throws IOException {
+        Path file = cleartextRoot.resolve(cleartextPath.substring(1));
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.util.Set<Path> before = ciphertextFiles(vaultFolder);
+        java.nio.file.Files.writeString(file, "");
+        java.util.Set<Path> payload = ciphertextFiles(vaultFolder);
+        payload.removeAll(before);
+        if (payload.size() != 1) {
+            throw new AssertionError("expected the new file's one ciphertext file, found " + payload);
+        }
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE);
+        ch.write(java.nio.ByteBuffer.wrap(written.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        java.nio.file.Files.delete(payload.iterator().next()); // another device deleted it
+        return ch;
+    }
+
+    private static java.util.Set<Path> ciphertextFiles(Path vaultFolder) throws IOException {
+        try (var all = java.nio.file.Files.walk(vaultFolder.resolve("d"))) {
+            return all.filter(java.nio.file.Files::isRegularFile).collect(java.util.stream.Collectors.toCollection(
+                    java.util.HashSet::new));
+        }
+    }
+
     public CreatedVault create(String name) throws IOException {
         return service.create(root, name, PASSPHRASE.toCharArray(), dev.coffer.core.vault.CipherCombo.SIV_XTSHMAC);
     }

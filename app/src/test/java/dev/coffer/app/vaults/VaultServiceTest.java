@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.coffer.core.nio.CofferFileSystem;
 import dev.coffer.core.nio.CofferFileSystems;
+import dev.coffer.core.nio.ConflictCopy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -284,5 +287,36 @@ class VaultServiceTest {
         t.fuse.drives.get(0).mounted = false; // unmounted from a terminal
         t.service.lockVanishedDrives();
         assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+    }
+
+    /** What the conflict-copy listeners of the service heard: the vault, the event and the thread. */
+    private record Heard(ManagedVault vault, ConflictCopy copy, String thread) {
+    }
+
+    @Test
+    void aConflictCopyInAnUnlockedVaultIsToldWithTheVaultAndItsPaths() throws Exception {
+        ManagedVault v = t.create("Taxes").vault();
+        List<Heard> heard = new CopyOnWriteArrayList<>();
+        t.service.addConflictCopyListener((vault, copy) -> heard.add(new Heard(vault, copy, Thread.currentThread().getName())));
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        Path root = t.fuse.drives.get(0).cleartextRoot;
+        TestVaults.orphanedWriter(root, v.settings().folderPath(), "/docs/report.txt", "written here").close();
+        assertThat(heard).containsExactly(new Heard(v, ConflictCopy.kept("/docs/report.txt", "/docs/report.txt (Conflict 1)"),
+                Thread.currentThread().getName()));
+        assertThat(Files.readString(root.resolve("docs/report.txt (Conflict 1)"))).isEqualTo("written here");
+    }
+
+    @Test
+    void aConflictCopyMadeWhileLockingIsToldToo() throws Exception {
+        ManagedVault v = t.create("Taxes").vault();
+        List<Heard> heard = new CopyOnWriteArrayList<>();
+        t.service.addConflictCopyListener((vault, copy) -> heard.add(new Heard(vault, copy, Thread.currentThread().getName())));
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        java.nio.channels.FileChannel stillOpen = TestVaults.orphanedWriter(t.fuse.drives.get(0).cleartextRoot,
+                v.settings().folderPath(), "/notes.txt", "unsaved");
+        t.service.lock(v, true);
+        assertThat(stillOpen.isOpen()).isFalse();
+        assertThat(heard).containsExactly(new Heard(v, ConflictCopy.kept("/notes.txt", "/notes.txt (Conflict 1)"),
+                Thread.currentThread().getName()));
     }
 }
