@@ -38,6 +38,12 @@ public final class Gui {
             }
         });
         ctx.service().addListener(() -> Platform.runLater(this::restyle));
+        main.conflictNotice().addListener((o, a, text) -> {
+            // A window hidden in the tray would keep the person from learning where their writes went.
+            if (!text.isEmpty() && stage != null && !stage.isShowing()) {
+                stage.show();
+            }
+        });
     }
 
     public MainViewModel mainViewModel() {

@@ -6,6 +6,7 @@ import dev.coffer.app.vaults.Problem;
 import dev.coffer.app.vaults.VaultException;
 import dev.coffer.app.vaults.VaultService;
 import dev.coffer.app.vaults.VaultState;
+import dev.coffer.core.nio.ConflictCopy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -44,6 +45,9 @@ public final class MainViewModel {
     private final ObjectProperty<ManagedVault> selected = new SimpleObjectProperty<>();
     private final IntegerProperty revision = new SimpleIntegerProperty();
     private final StringProperty notice = new SimpleStringProperty("");
+    private final StringProperty conflictNotice = new SimpleStringProperty("");
+    /** Conflict copies told since the person last dismissed {@link #conflictNotice}. */
+    private int conflictCopies;
     private final ObjectProperty<ManagedVault> forceLockOffer = new SimpleObjectProperty<>();
     private final BooleanProperty busy = new SimpleBooleanProperty();
     /** Busy vaults of the last lock all still to be offered a forced lock, one after another. */
@@ -56,6 +60,8 @@ public final class MainViewModel {
         this.messages = messages;
         this.fileManager = fileManager;
         service.addListener(() -> uiThread.execute(this::refresh));
+        // Told on a FUSE or WebDAV worker, or the thread locking the vault: shown on the UI thread.
+        service.addConflictCopyListener((vault, copy) -> uiThread.execute(() -> conflictCopied(vault, copy)));
         refresh();
     }
 
@@ -75,6 +81,50 @@ public final class MainViewModel {
     /** A message for the person (a failure of the last action), empty if none. */
     public StringProperty notice() {
         return notice;
+    }
+
+    /**
+     * Where the person's writes went when a program had a file open in a vault while another device
+     * replaced or deleted it: the latest such conflict copy (or the failure to make one), and how many
+     * more there were, until {@link #dismissConflictNotice}. Empty if none. Kept apart from
+     * {@link #notice}, which the next action clears: the lock that made the copy would clear it.
+     */
+    public StringProperty conflictNotice() {
+        return conflictNotice;
+    }
+
+    /** The person read the conflict notice. */
+    public void dismissConflictNotice() {
+        conflictCopies = 0;
+        conflictNotice.set("");
+    }
+
+    private void conflictCopied(ManagedVault v, ConflictCopy copy) {
+        conflictCopies++;
+        String latest = conflictText(v, copy);
+        conflictNotice.set(conflictCopies == 1 ? latest : latest + "\n" + messages.get("conflict.more", conflictCopies - 1));
+    }
+
+    /** The sentence for one conflict copy: the file's name and folder, and where its content is (or that it is lost). */
+    String conflictText(ManagedVault v, ConflictCopy copy) {
+        String vault = v.settings().name();
+        String name = nameOf(copy.original());
+        String folder = folderOf(copy.original());
+        if (copy.copy().isEmpty()) {
+            return messages.get("conflict.notKept", vault, name, folder);
+        }
+        String at = copy.copy().get();
+        return messages.get(copy.complete() ? "conflict.kept" : "conflict.keptInPart", vault, name, folder, nameOf(at), folderOf(at));
+    }
+
+    private static String nameOf(String vaultPath) {
+        return vaultPath.substring(vaultPath.lastIndexOf('/') + 1);
+    }
+
+    /** A vault path's folder as the person reads it: {@code /docs}, or the vault's top folder. */
+    private String folderOf(String vaultPath) {
+        int slash = vaultPath.lastIndexOf('/');
+        return slash <= 0 ? messages.get("conflict.topFolder") : vaultPath.substring(0, slash);
     }
 
     /** Set when locking found open files: the view asks whether to force, then calls {@link #forceLock}. */

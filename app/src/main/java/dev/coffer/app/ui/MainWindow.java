@@ -29,7 +29,8 @@ import javafx.scene.layout.VBox;
 /**
  * The main window's content: header (brand, preferences), the vault list (drag and drop target,
  * Add vault menu) and the details pane of the selected vault with its main action (Unlock, or
- * Reveal drive and Lock), its facts, its problem, options and remove. Redrawn from the
+ * Reveal drive and Lock), its facts, its problem, options and remove; above them, the notice of a
+ * conflict copy (a program's writes kept under another name) until dismissed. Redrawn from the
  * {@link MainViewModel} whenever a vault changes.
  *
  * <p>Not responsible for the dialogs it opens ({@link Gui} opens them) or for any vault logic.
@@ -52,7 +53,7 @@ final class MainWindow {
     Parent build() {
         BorderPane root = new BorderPane();
         root.setId("main-root");
-        root.setTop(header());
+        root.setTop(new VBox(header(), conflictBanner()));
         root.setLeft(sidebar());
         ScrollPane scroll = new ScrollPane(details);
         scroll.setFitToWidth(true);
@@ -82,6 +83,27 @@ final class MainWindow {
         HBox header = new HBox(logo, brand, tagline, spacer, prefs);
         header.getStyleClass().add("header");
         return header;
+    }
+
+    /**
+     * Where a program's writes went after another device replaced or deleted its open file (a
+     * conflict copy), above everything, whichever vault is selected, until the person dismisses it.
+     */
+    private Node conflictBanner() {
+        Label text = Dialogs.wrapping("");
+        text.setId("conflict-notice");
+        text.textProperty().bind(vm.conflictNotice());
+        HBox.setHgrow(text, Priority.ALWAYS);
+        text.setMaxWidth(Double.MAX_VALUE);
+        Button dismiss = Dialogs.button(m.get("conflict.dismiss"), "conflict-dismiss", "flat");
+        dismiss.setOnAction(e -> vm.dismissConflictNotice());
+        HBox banner = new HBox(Icons.of(Icons.WARNING, 16, "icon-warning"), text, dismiss);
+        banner.setId("conflict-banner");
+        banner.setAlignment(Pos.CENTER_LEFT);
+        banner.getStyleClass().addAll("warning-box", "conflict-banner");
+        banner.visibleProperty().bind(vm.conflictNotice().isNotEmpty());
+        banner.managedProperty().bind(banner.visibleProperty());
+        return banner;
     }
 
     private Node sidebar() {

@@ -8,7 +8,9 @@ import dev.coffer.app.vaults.TestVaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,5 +61,46 @@ class MainWindowIT {
         assertThat(replaced.isDisabled()).as("the lock button a redraw replaced, while busy").isFalse();
         Fx.run(() -> main.busy().set(false));
         assertThat(shown.isDisabled()).isFalse();
+    }
+
+    /**
+     * A conflict copy made on a FUSE worker's thread (here: the test's) reaches the real scene: the
+     * banner says where the writes are, stays through the lock, goes when dismissed, and a window
+     * hidden in the tray is shown for the next one.
+     */
+    @Test
+    void aConflictCopyIsShownAboveEverythingUntilDismissed() throws Exception {
+        t = new TestVaults(tmp);
+        GuiContext ctx = new GuiContext(t.service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(),
+                Files.createDirectories(tmp.resolve("home")), tmp.resolve("config/coffer.log"),
+                PassphraseStore.unavailable("none in tests"));
+        Stage stage = FxToolkit.registerPrimaryStage();
+        Gui gui = Fx.call(() -> new Gui(ctx));
+        Fx.run(() -> gui.show(stage));
+        ManagedVault v = t.create("Taxes").vault();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        Fx.await("the lock button", 10, () -> robot.lookup("#lock-button").tryQuery().isPresent());
+        assertThat(robot.lookup("#conflict-banner").query().isVisible()).isFalse();
+
+        Path root = t.fuse.drives.get(0).cleartextRoot;
+        TestVaults.orphanedWriter(root, v.settings().folderPath(), "/docs/report.txt", "written here").close();
+        Fx.await("the conflict banner", 10, () -> robot.lookup("#conflict-banner").query().isVisible());
+        assertThat(robot.lookup("#conflict-notice").queryAs(Label.class).getText()).isEqualTo(
+                "\u201creport.txt\u201d in /docs (vault \u201cTaxes\u201d) was changed here while another device replaced or "
+                        + "deleted it. What was written here is kept as \u201creport.txt (Conflict 1)\u201d in /docs.");
+        Node banner = robot.lookup("#conflict-banner").query();
+        assertThat(banner.getBoundsInParent().getHeight()).as("laid out, not collapsed").isPositive();
+
+        t.service.lock(v, false);
+        Fx.await("the unlock button", 10, () -> robot.lookup("#unlock-button").tryQuery().isPresent());
+        assertThat(robot.lookup("#conflict-banner").query().isVisible()).as("a lock does not clear it").isTrue();
+        robot.clickOn("#conflict-dismiss");
+        Fx.await("the banner gone", 10, () -> !robot.lookup("#conflict-banner").query().isVisible());
+
+        Fx.run(stage::hide); // closed to the tray
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        TestVaults.orphanedWriter(t.fuse.drives.get(1).cleartextRoot, v.settings().folderPath(), "/notes.txt", "more").close();
+        Fx.await("the window shown again", 10, stage::isShowing);
+        assertThat(robot.lookup("#conflict-notice").queryAs(Label.class).getText()).contains("\u201cnotes.txt (Conflict 1)\u201d");
     }
 }

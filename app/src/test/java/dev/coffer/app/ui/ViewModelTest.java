@@ -199,6 +199,56 @@ class ViewModelTest {
     }
 
     @Test
+    void aConflictCopyIsNoticedWithWhereTheWritesAreAndStaysUntilDismissed() throws Exception {
+        MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
+        ManagedVault v = created("Taxes");
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        Path root = t.fuse.drives.get(0).cleartextRoot;
+        assertThat(m.conflictNotice().get()).isEmpty();
+
+        TestVaults.orphanedWriter(root, v.settings().folderPath(), "/docs/report.txt", "written here").close();
+        String first = "\u201creport.txt\u201d in /docs (vault \u201cTaxes\u201d) was changed here while another device "
+                + "replaced or deleted it. What was written here is kept as \u201creport.txt (Conflict 1)\u201d in /docs.";
+        assertThat(m.conflictNotice().get()).isEqualTo(first);
+
+        // one more, copied when the vault locks: the lock's own outcome does not clear it
+        java.nio.channels.FileChannel stillOpen = TestVaults.orphanedWriter(root, v.settings().folderPath(), "/notes.txt", "unsaved");
+        m.lockSelected();
+        assertThat(v.state()).isEqualTo(VaultState.LOCKED);
+        assertThat(stillOpen.isOpen()).isFalse();
+        assertThat(m.conflictNotice().get()).isEqualTo("\u201cnotes.txt\u201d in the vault\u2019s top folder (vault \u201cTaxes\u201d) "
+                + "was changed here while another device replaced or deleted it. What was written here is kept as "
+                + "\u201cnotes.txt (Conflict 1)\u201d in the vault\u2019s top folder.\n"
+                + "The same happened to one more file since this message was last dismissed: look for names ending in "
+                + "\u201c(Conflict 1)\u201d, \u201c(Conflict 2)\u201d and so on.");
+
+        m.dismissConflictNotice();
+        assertThat(m.conflictNotice().get()).isEmpty();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        TestVaults.orphanedWriter(t.fuse.drives.get(1).cleartextRoot, v.settings().folderPath(), "/docs/report.txt", "again").close();
+        assertThat(m.conflictNotice().get()).as("counted afresh after the dismissal")
+                .isEqualTo(first.replace("(Conflict 1)", "(Conflict 2)"));
+    }
+
+    @Test
+    void aConflictCopyKeptInPartOrNotAtAllSaysSo() throws Exception {
+        MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
+        ManagedVault v = created("Taxes");
+        assertThat(m.conflictText(v, dev.coffer.core.nio.ConflictCopy.keptInPart("/a/b/film.mkv", "/film.mkv (Conflict 3)")))
+                .isEqualTo("\u201cfilm.mkv\u201d in /a/b (vault \u201cTaxes\u201d) was changed here while another device replaced "
+                        + "or deleted it. Only part of what was written here could be kept, as \u201cfilm.mkv (Conflict 3)\u201d in "
+                        + "the vault\u2019s top folder; the rest is lost (the disk may be full, or the file damaged).");
+        assertThat(m.conflictText(v, dev.coffer.core.nio.ConflictCopy.notKept("/docs/report.txt")))
+                .isEqualTo("\u201creport.txt\u201d in /docs (vault \u201cTaxes\u201d) was changed here while another device "
+                        + "replaced or deleted it. What was written here could not be kept (the disk may be full, or the file damaged).");
+        MainViewModel german = new MainViewModel(t.service, background, Messages.of(Locale.GERMAN), revealed::add, Runnable::run);
+        assertThat(german.conflictText(v, dev.coffer.core.nio.ConflictCopy.kept("/notes.txt", "/notes.txt (Conflict 1)")))
+                .isEqualTo("\u201enotes.txt\u201c in dem obersten Ordner des Tresors (Tresor \u201eTaxes\u201c) wurde hier "
+                        + "ge\u00e4ndert, w\u00e4hrend ein anderes Ger\u00e4t die Datei ersetzt oder gel\u00f6scht hat. Was hier "
+                        + "geschrieben wurde, ist als \u201enotes.txt (Conflict 1)\u201c in dem obersten Ordner des Tresors erhalten.");
+    }
+
+    @Test
     void lockAllNamesTheVaultsThatStayedUnlockedAndOffersEachBusyOneTheForcedLock() throws Exception {
         MainViewModel m = new MainViewModel(t.service, background, en, revealed::add, Runnable::run);
         ManagedVault daily = created("Daily");
