@@ -116,6 +116,22 @@ class MountIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // a missing line blocks the read
+    void aConflictCopyOfAFileReplacedUnderAProgramIsPrintedWithItsPaths() throws Exception {
+        Mounted m = mount();
+        assertThat(m.errLine()).startsWith("coffer: mounted");
+        // a program writes a file through the mount while a sync client deletes its ciphertext
+        dev.coffer.app.vaults.TestVaults.orphanedWriter(m.mountPoint(), vault, "/docs/report.txt", "written here").close();
+        assertThat(m.errLine()).as("core's log line, without names").isEqualTo("coffer: WARN an open file was replaced or "
+                + "deleted underneath by another program; its last content was kept as a conflict copy");
+        assertThat(m.errLine()).as("where the writes are").isEqualTo("coffer: WARN \"/docs/report.txt\" was changed here while another device replaced "
+                + "or deleted it; what was written here is kept as \"/docs/report.txt (Conflict 1)\"");
+        assertThat(Files.readString(m.mountPoint().resolve("docs/report.txt (Conflict 1)"))).isEqualTo("written here");
+        signal(m.process(), "TERM");
+        assertThat(m.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void sigintDoesTheSame() throws Exception {
         SigintDisposition.assertChildrenCanReceiveSigint();
         Mounted m = mount();

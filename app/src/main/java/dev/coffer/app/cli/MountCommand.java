@@ -72,6 +72,7 @@ final class MountCommand implements Callable<Integer> {
         for (String warning : fs.storeLimits().warnings()) {
             ctx.err().println("coffer: WARN " + warning);
         }
+        ConflictCopyLines.printTo(fs, ctx.err()); // before the drive exists: every copy is told
         boolean mountReadOnly = readOnly || fs.isReadOnly();
         // Held until the process ends: `coffer check --repair` refuses while the vault is mounted.
         VaultUseLock inUse = Vaults.holdInUse(fs, vault);

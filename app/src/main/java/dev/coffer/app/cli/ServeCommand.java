@@ -63,6 +63,7 @@ final class ServeCommand implements Callable<Integer> {
         for (String warning : fs.storeLimits().warnings()) {
             ctx.err().println("coffer: WARN " + warning);
         }
+        ConflictCopyLines.printTo(fs, ctx.err()); // before the drive exists: every copy is told
         // Held until the process ends: `coffer check --repair` refuses while the vault is served.
         VaultUseLock inUse = Vaults.holdInUse(fs, vault);
         // Coffer's own mount puts the URL where other local users can read it: that server also
