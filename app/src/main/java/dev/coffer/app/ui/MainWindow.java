@@ -97,6 +97,7 @@ final class MainWindow {
         text.setMaxWidth(Double.MAX_VALUE);
         Button dismiss = Dialogs.button(m.get("conflict.dismiss"), "conflict-dismiss", "flat");
         dismiss.setOnAction(e -> vm.dismissConflictNotice());
+        dismiss.setMinWidth(Region.USE_PREF_SIZE); // the text takes the room that is left, never the button's
         HBox banner = new HBox(Icons.of(Icons.WARNING, 16, "icon-warning"), text, dismiss);
         banner.setId("conflict-banner");
         banner.setAlignment(Pos.CENTER_LEFT);

@@ -90,6 +90,9 @@ class MainWindowIT {
                         + "deleted it. What was written here is kept as \u201creport.txt (Conflict 1)\u201d in /docs.");
         Node banner = robot.lookup("#conflict-banner").query();
         assertThat(banner.getBoundsInParent().getHeight()).as("laid out, not collapsed").isPositive();
+        Button dismiss = robot.lookup("#conflict-dismiss").queryAs(Button.class);
+        assertThat(Fx.call(() -> ((javafx.scene.text.Text) dismiss.lookup(".text")).getText()))
+                .as("the long text leaves the button its label").isEqualTo("Dismiss");
 
         t.service.lock(v, false);
         Fx.await("the unlock button", 10, () -> robot.lookup("#unlock-button").tryQuery().isPresent());
