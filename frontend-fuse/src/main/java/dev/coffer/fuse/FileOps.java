@@ -86,8 +86,16 @@ final class FileOps {
      * is a {@link StaleEntryException} (ESTALE) on Linux: the kernel sends OPEN only for a name it holds.
      */
     long open(String path, int flags) throws IOException {
+        return open(path, flags, () -> { });
+    }
+
+    /**
+     * As {@link #open(String, int)}; {@code pastPageCache} is run if the open must be answered with
+     * direct I/O (the kernel may hold a larger size than the file's: {@link #checkKernelSize}).
+     */
+    long open(String path, int flags, Runnable pastPageCache) throws IOException {
         try {
-            return openExisting(path, flags);
+            return openExisting(path, flags, pastPageCache);
         } catch (NoSuchFileException e) {
             throw StaleEntryException.forOpenOf(e, OS_NAME);
         }
@@ -101,14 +109,14 @@ final class FileOps {
         return kernelSizes;
     }
 
-    private long openExisting(String path, int flags) throws IOException {
+    private long openExisting(String path, int flags, Runnable pastPageCache) throws IOException {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!flagBits.truncates(flags)) {
             FileChannel ch = FileChannel.open(backing.resolve(path), options);
-            long fh = handles.add(ch, writable);
+            long fh = handles.add(ch, writable, path);
             try {
-                dropStaleSize(path, ch);
+                checkKernelSize(path, ch, pastPageCache);
             } catch (IOException | RuntimeException e) {
                 handles.release(fh);
                 throw e;
@@ -123,7 +131,7 @@ final class FileOps {
             } else {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
-            return handles.add(FileChannel.open(p, options), writable);
+            return handles.add(FileChannel.open(p, options), writable, path);
         } catch (IOException e) {
             throw LostWrites.noticed(e);
         } finally {
@@ -147,7 +155,7 @@ final class FileOps {
         } finally {
             changes.end();
         }
-        long fh = handles.add(ch, true);
+        long fh = handles.add(ch, true, path);
         try {
             modes.afterCreation(p, mode);
         } catch (IOException | RuntimeException e) {
@@ -208,6 +216,7 @@ final class FileOps {
      */
     int write(long fh, Pointer buf, long size, long offset, boolean appends) throws IOException {
         FileChannel ch = handles.get(fh);
+        sizeChangesHere(fh);
         long sender = lostWrites.sender();
         IOException kept = lostWrites.keptForWrite(fh, sender);
         if (kept != null) {
@@ -246,6 +255,7 @@ final class FileOps {
     }
 
     void ftruncate(long fh, long size) throws IOException {
+        sizeChangesHere(fh);
         changes.begin();
         try {
             resize(handles.get(fh), size);
@@ -323,13 +333,35 @@ final class FileOps {
      * An existing file was just opened at {@code path}: if the kernel may hold another size for the
      * name (a sync client replaced the file behind the mount since it was given one), it drops its
      * cached attributes before the open is answered, and asks again at the program's first stat or
-     * read ({@link InitReply}: FUSE_AUTO_INVAL_DATA), instead of cutting the file's reads at the old
-     * size, or reading zeros past a shorter file's end, for up to its cache time.
+     * read past the size it holds, instead of cutting the file's reads at the old size. If that size
+     * may be larger than the file, the open is also answered with direct I/O: the kernel's read-ahead
+     * of the larger size sends several READs at once, and where the empty answer past the file's end
+     * reached it before the short one, it kept the larger size and the file read with zeros after its
+     * end. Direct I/O costs that one open the page cache and read-ahead (and a shared mmap of it fails).
      */
-    private void dropStaleSize(String path, FileChannel opened) throws IOException {
-        if (kernelSizes.mayBeStale(path, opened.size())) {
-            // The note stays: the kernel's next answer replaces it, and an open before that drops again.
-            WorkerRequest.dropCachedAttributes();
+    private void checkKernelSize(String path, FileChannel opened, Runnable pastPageCache) throws IOException {
+        KernelSizes.Verdict verdict = kernelSizes.verdict(path, opened.size());
+        if (verdict == KernelSizes.Verdict.CURRENT) {
+            return;
+        }
+        // The notes stay: the kernel's next answer adds to them, and an open before that checks again.
+        WorkerRequest.dropCachedAttributes();
+        if (verdict == KernelSizes.Verdict.SHRUNK) {
+            pastPageCache.run();
+        }
+    }
+
+    /**
+     * A write or truncate through handle {@code fh} is about to change its file's size: the sizes its
+     * name was given so far no longer count, since the kernel takes this change's size itself and
+     * discards any answer sent before it (its attribute version). Without this, the size a new
+     * file's creation gave (0) made every open within the cache time after the file was written drop
+     * the kernel's attributes for nothing.
+     */
+    private void sizeChangesHere(long fh) {
+        String at = handles.writesAt(fh);
+        if (at != null) {
+            kernelSizes.forget(at);
         }
     }
 

@@ -77,7 +77,7 @@ public class FuseAdapter extends FuseStubFS {
         return fuseOperations;
     }
 
-    /** The kernel keeps attributes {@code seconds} on this mount ({@link KernelSizes}); set before it starts. */
+    /** The kernel keeps entries and attributes {@code seconds} at most on this mount ({@link KernelSizes}); set before it starts. */
     void kernelKeepsAttributes(long seconds) {
         files.kernelSizes().cacheSeconds(seconds);
     }
@@ -159,12 +159,14 @@ public class FuseAdapter extends FuseStubFS {
                 attributes.getattr(path, stat);
             } catch (NoSuchFileException gone) {
                 files.fillUnlinked(fh, stat);
+                noteSize(path, stat); // the name's node has this size now, for a later open of the name too
                 return 0;
             }
             if ((stat.st_mode.intValue() & FileStat.S_IFMT) != FileStat.S_IFREG) {
                 // The name holds a folder or link now (a sync client): another type would make the
                 // kernel fail the open file's inode, and every read of it, with EIO.
                 files.fillUnlinked(fh, stat);
+                noteSize(path, stat);
                 return 0;
             }
             files.sizeOfHandle(fh, stat);
@@ -271,7 +273,7 @@ public class FuseAdapter extends FuseStubFS {
     @Override
     public int open(String path, FuseFileInfo fi) {
         return Calls.run("open", () -> {
-            fi.fh.set(files.open(path, fi.flags.get()));
+            fi.fh.set(files.open(path, fi.flags.get(), () -> DirectIo.answerWith(fi)));
             return 0;
         });
     }

@@ -135,7 +135,7 @@ public final class FuseMount implements AutoCloseable {
             if (!options.readOnly()) {
                 clearUnlinked(adapter);
             }
-            adapter.kernelKeepsAttributes(options.attributeCacheSeconds());
+            adapter.kernelKeepsAttributes(options.kernelCacheSeconds());
             List<String> args = options.arguments(mp.folder().toString());
             PointerByReference mountPointString = new PointerByReference();
             Pointer fuse = natives.fuse.fuse_setup(args.size(), args.toArray(new String[0]), adapter.operations(),

@@ -17,14 +17,6 @@ import jnr.ffi.Runtime;
  *       trip per file and changes no answer.
  *   <li>{@code FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO}, when listings are answered with
  *       attributes ({@link ReaddirPlus}).
- *   <li>{@code FUSE_AUTO_INVAL_DATA} (always): every read first makes sure the kernel's size is
- *       current (without asking while its attributes are valid), not only a read past that size.
- *       An OPEN that finds a file a sync client replaced behind the mount drops the kernel's
- *       attributes ({@link KernelSizes}); without this flag a program that then reads a shorter
- *       version without a stat first gets read-ahead of the old, larger size, and where the
- *       answer past the new end comes back before the short one the kernel keeps the larger size
- *       and the file reads with zeros after its end. When a refresh shows another size or time,
- *       the kernel also drops the file's cached pages.
  * </ul>
  *
  * <p>How: INIT is processed with a {@link ReplyChannel} on the mount's descriptor whose send function
@@ -33,8 +25,6 @@ import jnr.ffi.Runtime;
  */
 final class InitReply {
     static final int FUSE_INIT = 26;
-    /** The kernel asks for a file's attributes at every read once they expired or were dropped (protocol 7.20). */
-    static final int FUSE_AUTO_INVAL_DATA = 1 << 12;
     static final int FUSE_DO_READDIRPLUS = 1 << 13;
     static final int FUSE_READDIRPLUS_AUTO = 1 << 14;
     /** The kernel leaves clearing setuid, setgid and capabilities on write, truncate and chown to the mount (protocol 7.26). */
@@ -71,7 +61,7 @@ final class InitReply {
 
     /** The flags added to libfuse's reply for a kernel that offers {@code offered}. */
     int added(int offered) {
-        int flags = offered & (FUSE_HANDLE_KILLPRIV | FUSE_AUTO_INVAL_DATA);
+        int flags = offered & FUSE_HANDLE_KILLPRIV;
         if (readdirPlus && (offered & FUSE_DO_READDIRPLUS) != 0) {
             flags |= offered & (FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO);
         }

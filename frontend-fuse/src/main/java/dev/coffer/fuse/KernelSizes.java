@@ -6,28 +6,49 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The size each file's name was last given to the kernel with (a getattr's or fgetattr's answer), so
- * that an OPEN can tell that the kernel's cached size is not the file's any more: a sync client
- * replaced the ciphertext behind the mount within the kernel's attribute cache time. The kernel reads
- * an open file through its page cache only up to the size it holds, so without a word from the mount
- * a program reading the synced, longer version got its first bytes cut to the old size, silently.
+ * The sizes each file's name was lately given to the kernel with (getattr and fgetattr answers), so
+ * that an OPEN can tell that the kernel's size may not be the file's any more: a sync client replaced
+ * the ciphertext behind the mount. The kernel reads an open file through its page cache up to the
+ * size it holds, so without a word from the mount a program reading the synced, longer version got
+ * its first bytes cut to the old size, and a shorter one could read with zeros after its end.
  *
- * <p>A note counts for the kernel's cache time after it was made (the kernel's copy has expired by
- * then, and it asks again); older ones are swept out. A name without a note is one the kernel holds
- * no size for, unless a note was lost: when more than {@link #CAPACITY} names were given sizes
- * within the cache time, or a name without a note (a folder, whose files' names all change) was
- * renamed through the mount. For the cache time after either, a name without a note counts as
- * possibly stale. Writes through the mount need nothing here: the kernel marks the size it changed
- * by a write as stale itself and asks at the next read past it.
+ * <p>Every size a name was given within the kernel's cache time (the longer of its entry and
+ * attribute timeouts, plus a margin: a shrunk file's size is refreshed only by a stat or a lookup)
+ * is kept, not only the last: answers can reach the kernel in another order than they were noted
+ * (it keeps the first of two overlapping ones), and a note is made before its answer is sent. So the
+ * kernel holds one of the kept sizes, and an open is sure of it only if they all equal the file's.
+ * Older sizes are swept out. A name without a note is one the kernel holds no recent size for,
+ * unless a note was lost: when more than {@link #CAPACITY} names were noted within the cache time,
+ * or a name without a note (a folder, whose files' names all change) was renamed through the mount;
+ * for the cache time after either, a name without a note may be stale (but is not taken as shrunk,
+ * which would keep every open off the page cache meanwhile). Writes through the mount
+ * need nothing here: the kernel marks the size its own write changed as stale and asks at the next
+ * read past it.
  */
 final class KernelSizes {
-    /** Names noted at most (some 15 MiB of paths and records): ls -lR of a 36,000-file tree stays far below. */
+    /** Names noted at most (some 20 MiB of paths and records): ls -lR of a 36,000-file tree stays far below. */
     static final int CAPACITY = 100_000;
+    /** Distinct sizes kept per name; a name given more within the cache time may be stale until it ends. */
+    static final int SIZES = 4;
     private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Beyond the kernel's cache time: the note is made a little before the answer reaches the kernel. */
     private static final long MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private record Noted(long size, long at) {}
+    /** What the open of a name should tell the kernel. */
+    enum Verdict {
+        /** Every size the kernel may hold is the file's. */
+        CURRENT,
+        /** The kernel may hold another size: it must ask again. */
+        STALE,
+        /** As STALE, and the kernel may hold a larger size: its read-ahead of that size must not run. */
+        SHRUNK
+    }
+
+    /**
+     * Sizes given within the cache time and when each was last given; where more were given than
+     * kept, until when that counts ({@code lostUntil}, 0 if never) and the largest size not kept.
+     */
+    private record Noted(long[] sizes, long[] at, long lostUntil, long lostMax) {}
 
     private final ConcurrentHashMap<String, Noted> notes = new ConcurrentHashMap<>();
     private final LongSupplier clock;
@@ -37,7 +58,7 @@ final class KernelSizes {
     private volatile long uncertainUntil;
     private final AtomicLong nextSweep;
 
-    /** For a mount whose kernel keeps attributes {@code cacheSeconds}. */
+    /** For a mount whose kernel keeps entries and attributes {@code cacheSeconds} at most. */
     KernelSizes(long cacheSeconds) {
         this(cacheSeconds, System::nanoTime, CAPACITY);
     }
@@ -51,18 +72,18 @@ final class KernelSizes {
         this.nextSweep = new AtomicLong(now + SWEEP_EVERY_NANOS);
     }
 
-    /** The kernel keeps attributes {@code cacheSeconds} on this mount (its {@code attr_timeout}). */
+    /** The kernel keeps entries and attributes {@code cacheSeconds} at most on this mount. */
     void cacheSeconds(long cacheSeconds) {
         keptNanos = TimeUnit.SECONDS.toNanos(cacheSeconds) + MARGIN_NANOS;
     }
 
-    /** The kernel was given {@code size} for the file at {@code path}. */
+    /** The kernel is given {@code size} for the file at {@code path}. */
     void noted(String path, long size) {
         long now = clock.getAsLong();
-        notes.put(path, new Noted(size, now));
+        notes.compute(path, (p, old) -> with(old, size, now));
         long due = nextSweep.get();
         if (now - due >= 0 && nextSweep.compareAndSet(due, now + SWEEP_EVERY_NANOS)) {
-            notes.values().removeIf(n -> now - n.at >= keptNanos);
+            notes.values().removeIf(n -> expired(n, now));
         }
         if (notes.mappingCount() > capacity) {
             uncertain(now);
@@ -70,20 +91,75 @@ final class KernelSizes {
         }
     }
 
-    /**
-     * Whether the kernel may hold another size for {@code path} than {@code size}, the size of the
-     * file an OPEN of it just got.
-     */
-    boolean mayBeStale(String path, long size) {
-        long now = clock.getAsLong();
-        Noted n = notes.get(path);
-        if (n != null && now - n.at < keptNanos) {
-            return n.size != size;
+    /** {@code old} with {@code size} given at {@code now}; sizes older than the cache time dropped. */
+    private Noted with(Noted old, long size, long now) {
+        long[] sizes = new long[SIZES];
+        long[] at = new long[SIZES];
+        int n = 0;
+        long lostUntil = 0;
+        long lostMax = -1;
+        if (old != null && old.lostUntil != 0 && now - old.lostUntil < 0) {
+            lostUntil = old.lostUntil;
+            lostMax = old.lostMax;
         }
-        return now - uncertainUntil < 0;
+        if (old != null) {
+            for (int i = 0; i < old.sizes.length; i++) {
+                if (old.sizes[i] != size && now - old.at[i] < keptNanos) {
+                    if (n == SIZES - 1) {
+                        // Too many to keep (a file growing while it is stat'ed): stale whatever the size
+                        // for the cache time, and shrunk where the largest one not kept is larger.
+                        lostUntil = now + keptNanos;
+                        lostMax = Math.max(lostMax, old.sizes[i]);
+                        continue;
+                    }
+                    sizes[n] = old.sizes[i];
+                    at[n++] = old.at[i];
+                }
+            }
+        }
+        sizes[n] = size;
+        at[n++] = now;
+        return new Noted(java.util.Arrays.copyOf(sizes, n), java.util.Arrays.copyOf(at, n), lostUntil, lostMax);
     }
 
-    /** After a rename through the mount: the kernel's entry, with its size, now has the name {@code to}. */
+    private boolean expired(Noted n, long now) {
+        for (long t : n.at) {
+            if (now - t < keptNanos) {
+                return false;
+            }
+        }
+        return n.lostUntil == 0 || now - n.lostUntil >= 0;
+    }
+
+    /** What an OPEN of {@code path}, which got a file of {@code size}, should tell the kernel. */
+    Verdict verdict(String path, long size) {
+        long now = clock.getAsLong();
+        Noted n = notes.get(path);
+        boolean any = false;
+        boolean stale = false;
+        boolean larger = false;
+        if (n != null) {
+            for (int i = 0; i < n.sizes.length; i++) {
+                if (now - n.at[i] < keptNanos) {
+                    any = true;
+                    stale |= n.sizes[i] != size;
+                    larger |= n.sizes[i] > size;
+                }
+            }
+            if (n.lostUntil != 0 && now - n.lostUntil < 0) {
+                stale = true;
+                larger |= n.lostMax > size;
+            }
+        }
+        if (!any && !stale && now - uncertainUntil < 0) {
+            // A lost note: the kernel may hold another size. Not taken as shrunk, which would keep every
+            // open of the mount off the page cache for the cache time after a folder's rename.
+            return Verdict.STALE;
+        }
+        return larger ? Verdict.SHRUNK : stale ? Verdict.STALE : Verdict.CURRENT;
+    }
+
+    /** After a rename through the mount: the kernel's entry, with its sizes, now has the name {@code to}. */
     void moved(String from, String to) {
         Noted n = notes.remove(from);
         if (n != null) {

@@ -104,24 +104,30 @@ public record MountOptions(boolean readOnly, List<String> fuseOptions, String fs
     }
 
     /**
-     * How long the kernel keeps a file's attributes on this mount, whole seconds rounded up: the last
-     * {@code attr_timeout} of the caller's options (libfuse takes the last), else {@value #CACHE_SECONDS}.
+     * How long the kernel keeps a name's entry or its attributes on this mount at most, whole seconds
+     * rounded up: the longer of the last {@code entry_timeout} and the last {@code attr_timeout} of the
+     * caller's options (libfuse takes the last), each {@value #CACHE_SECONDS} unless given. The entry
+     * counts too: a size larger than the file's is refreshed only by a stat or the next lookup.
      */
-    long attributeCacheSeconds() {
+    long kernelCacheSeconds() {
+        return (long) Math.ceil(Math.max(lastTimeout("entry_timeout="), lastTimeout("attr_timeout=")));
+    }
+
+    private double lastTimeout(String prefix) {
         double seconds = CACHE_SECONDS;
         for (String o : fuseOptions) {
             for (String one : o.split(",")) {
                 String option = one.trim();
-                if (option.startsWith("attr_timeout=")) {
+                if (option.startsWith(prefix)) {
                     try {
-                        seconds = Double.parseDouble(option.substring("attr_timeout=".length()));
+                        seconds = Math.max(0, Double.parseDouble(option.substring(prefix.length())));
                     } catch (NumberFormatException e) {
                         // libfuse refuses the mount with its own message
                     }
                 }
             }
         }
-        return (long) Math.ceil(Math.max(0, seconds));
+        return seconds;
     }
 
     /** The argument vector for {@code fuse_setup}: foreground, the built-in options, then the caller's. */

@@ -30,17 +30,29 @@ final class OpenFileTable {
     private final Map<Long, Handle> handles = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong(1);
 
-    private record Handle(FileChannel channel, boolean writable, KeptWriteFailures kept) {
-        Handle(FileChannel channel, boolean writable) {
-            this(channel, writable, new KeptWriteFailures());
+    /** {@code writesAt}: the name a writable handle was opened by ({@link KernelSizes}), else null. */
+    private record Handle(FileChannel channel, boolean writable, KeptWriteFailures kept, String writesAt) {
+        Handle(FileChannel channel, boolean writable, String writesAt) {
+            this(channel, writable, new KeptWriteFailures(), writesAt);
         }
     }
 
     /** Registers {@code channel}, opened for writing or not; returns its handle. */
     long add(FileChannel channel, boolean writable) {
+        return add(channel, writable, null);
+    }
+
+    /** As {@link #add(FileChannel, boolean)}, keeping {@code writesAt}, the name a writable handle was opened by. */
+    long add(FileChannel channel, boolean writable, String writesAt) {
         long fh = next.getAndIncrement();
-        handles.put(fh, new Handle(channel, writable));
+        handles.put(fh, new Handle(channel, writable, writable ? writesAt : null));
         return fh;
+    }
+
+    /** The name writable handle {@code fh} was opened by (not followed through renames); null if none is kept. */
+    String writesAt(long fh) {
+        Handle h = handles.get(fh);
+        return h == null ? null : h.writesAt();
     }
 
     /** The channel of handle {@code fh}; ClosedChannelException (EBADF) for an unknown handle. */

@@ -10,7 +10,7 @@ import jnr.ffi.Runtime;
 import org.junit.jupiter.api.Test;
 
 /**
- * The INIT reply gets FUSE_HANDLE_KILLPRIV and FUSE_AUTO_INVAL_DATA, and READDIRPLUS where listings are answered with
+ * The INIT reply gets FUSE_HANDLE_KILLPRIV, and READDIRPLUS where listings are answered with
  * attributes, each only where the kernel offers it; everything else of libfuse's reply, and every
  * other request, stays as it was. The kernel's side is {@link OwnerChangeMountTest}'s and {@link
  * ReaddirPlusMountTest}'s.
@@ -31,15 +31,6 @@ class InitReplyTest {
         assertThat(replyFlags(reply, InitReply.FUSE_HANDLE_KILLPRIV | PLUS | 1)).isEqualTo(LIBFUSE_FLAGS | InitReply.FUSE_HANDLE_KILLPRIV);
         assertThat(replyFlags(reply, PLUS | 1)).as("a kernel without it").isEqualTo(LIBFUSE_FLAGS);
         assertThat(replyFlags(reply, 0)).isEqualTo(LIBFUSE_FLAGS);
-    }
-
-    @Test
-    void autoInvalDataIsAskedForWhereTheKernelOffersIt() {
-        InitReply reply = new InitReply(channels, libc, sessionChannel, 135_168, false);
-        assertThat(replyFlags(reply, InitReply.FUSE_AUTO_INVAL_DATA | 1)).isEqualTo(LIBFUSE_FLAGS | InitReply.FUSE_AUTO_INVAL_DATA);
-        assertThat(replyFlags(reply, InitReply.FUSE_AUTO_INVAL_DATA | InitReply.FUSE_HANDLE_KILLPRIV))
-                .isEqualTo(LIBFUSE_FLAGS | InitReply.FUSE_AUTO_INVAL_DATA | InitReply.FUSE_HANDLE_KILLPRIV);
-        assertThat(replyFlags(reply, InitReply.FUSE_HANDLE_KILLPRIV)).as("a kernel without it").isEqualTo(LIBFUSE_FLAGS | InitReply.FUSE_HANDLE_KILLPRIV);
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.coffer.fuse;
 
+import static dev.coffer.fuse.KernelSizes.Verdict.CURRENT;
+import static dev.coffer.fuse.KernelSizes.Verdict.SHRUNK;
+import static dev.coffer.fuse.KernelSizes.Verdict.STALE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
@@ -14,36 +17,59 @@ class KernelSizesTest {
     }
 
     @Test
-    void aNameMayBeStaleOnlyWhereTheKernelWasGivenAnotherSize() {
-        assertThat(sizes.mayBeStale("/a", 10)).as("never given a size").isFalse();
+    void anOpenIsCurrentOnlyWhereEverySizeTheKernelMayHoldIsTheFiles() {
+        assertThat(sizes.verdict("/a", 10)).as("never given a size").isEqualTo(CURRENT);
         sizes.noted("/a", 10);
-        assertThat(sizes.mayBeStale("/a", 10)).isFalse();
-        assertThat(sizes.mayBeStale("/a", 11)).isTrue();
-        sizes.noted("/a", 11);
-        assertThat(sizes.mayBeStale("/a", 11)).as("the kernel's next answer").isFalse();
-        assertThat(sizes.mayBeStale("/b", 11)).as("another name").isFalse();
+        assertThat(sizes.verdict("/a", 10)).isEqualTo(CURRENT);
+        assertThat(sizes.verdict("/a", 11)).as("the kernel holds a smaller size").isEqualTo(STALE);
+        assertThat(sizes.verdict("/a", 9)).as("the kernel holds a larger size").isEqualTo(SHRUNK);
+        assertThat(sizes.verdict("/b", 11)).as("another name").isEqualTo(CURRENT);
+    }
+
+    /** Two answers in flight: the kernel keeps whichever it takes, so both count until they expire. */
+    @Test
+    void everySizeGivenWithinTheCacheTimeCountsNotOnlyTheLast() {
+        sizes.noted("/a", 5);
+        sizes.noted("/a", 100_000);
+        assertThat(sizes.verdict("/a", 100_000)).isEqualTo(STALE);
+        sizes.noted("/a", 100_000);
+        assertThat(sizes.verdict("/a", 100_000)).as("5 is still within the cache time").isEqualTo(STALE);
+        seconds(11.5);
+        sizes.noted("/a", 100_000);
+        assertThat(sizes.verdict("/a", 100_000)).isEqualTo(CURRENT);
     }
 
     @Test
     void aNoteCountsForTheCacheTimeAndAMarginOnly() {
         sizes.noted("/a", 10);
         seconds(10.5);
-        assertThat(sizes.mayBeStale("/a", 11)).as("within the margin").isTrue();
+        assertThat(sizes.verdict("/a", 11)).as("within the margin").isEqualTo(STALE);
         seconds(1);
-        assertThat(sizes.mayBeStale("/a", 11)).as("the kernel's copy expired: it asks again").isFalse();
+        assertThat(sizes.verdict("/a", 11)).as("the kernel's copy expired: it asks again").isEqualTo(CURRENT);
     }
 
     @Test
-    void pastItsCapacityEveryNameWithoutANoteMayBeStaleForTheCacheTime() {
+    void moreSizesThanKeptMakeTheNameStaleForTheCacheTimeAndShrunkBelowTheLargestLost() {
+        for (long size = 1; size <= 6; size++) {
+            sizes.noted("/log", size * 100); // a file growing while it is stat'ed
+        }
+        assertThat(sizes.verdict("/log", 600)).as("sizes were lost").isEqualTo(STALE);
+        assertThat(sizes.verdict("/log", 150)).as("below a lost size").isEqualTo(SHRUNK);
+        seconds(11.5);
+        assertThat(sizes.verdict("/log", 600)).isEqualTo(CURRENT);
+    }
+
+    @Test
+    void pastItsCapacityEveryNameWithoutANoteIsStaleForTheCacheTime() {
         for (int i = 0; i < 5; i++) {
             sizes.noted("/f" + i, i);
         }
-        assertThat(sizes.mayBeStale("/f0", 0)).as("a lost note: the kernel may hold any size").isTrue();
-        assertThat(sizes.mayBeStale("/never", 3)).isTrue();
+        assertThat(sizes.verdict("/f0", 0)).as("a lost note: the kernel may hold any size").isEqualTo(STALE);
+        assertThat(sizes.verdict("/never", 3)).isEqualTo(STALE);
         sizes.noted("/f0", 0);
-        assertThat(sizes.mayBeStale("/f0", 0)).as("noted again").isFalse();
+        assertThat(sizes.verdict("/f0", 0)).as("noted again").isEqualTo(CURRENT);
         seconds(11.5);
-        assertThat(sizes.mayBeStale("/never", 3)).as("every copy the kernel had has expired").isFalse();
+        assertThat(sizes.verdict("/never", 3)).as("every copy the kernel had has expired").isEqualTo(CURRENT);
     }
 
     @Test
@@ -54,40 +80,40 @@ class KernelSizesTest {
         seconds(12);
         sizes.noted("/new0", 0); // sweeps the expired four
         sizes.noted("/new1", 1);
-        assertThat(sizes.mayBeStale("/elsewhere", 1)).as("no note was lost").isFalse();
+        assertThat(sizes.verdict("/elsewhere", 1)).as("no note was lost").isEqualTo(CURRENT);
     }
 
     @Test
-    void aRenameMovesTheSizeToTheNewName() {
+    void aRenameMovesTheSizesToTheNewName() {
         sizes.noted("/tmp~", 6);
         sizes.noted("/doc", 50);
         sizes.moved("/tmp~", "/doc");
-        assertThat(sizes.mayBeStale("/doc", 6)).isFalse();
-        assertThat(sizes.mayBeStale("/doc", 50)).as("the kernel's entry for /doc has the renamed file's size").isTrue();
-        assertThat(sizes.mayBeStale("/tmp~", 7)).as("no note, none lost").isFalse();
+        assertThat(sizes.verdict("/doc", 6)).isEqualTo(CURRENT);
+        assertThat(sizes.verdict("/doc", 50)).as("the kernel's entry for /doc has the renamed file's size").isEqualTo(STALE);
+        assertThat(sizes.verdict("/tmp~", 7)).as("no note, none lost").isEqualTo(CURRENT);
     }
 
     @Test
     void aRenameOfANameWithoutANoteLeavesTheKernelsSizesUnknownForTheCacheTime() {
         sizes.noted("/dir/f", 5);
         sizes.moved("/dir", "/dir2"); // a folder: the kernel keeps /dir2/f's size from /dir/f
-        assertThat(sizes.mayBeStale("/dir2/f", 100)).isTrue();
+        assertThat(sizes.verdict("/dir2/f", 100)).isEqualTo(STALE);
         seconds(11.5);
-        assertThat(sizes.mayBeStale("/dir2/f", 100)).isFalse();
+        assertThat(sizes.verdict("/dir2/f", 100)).isEqualTo(CURRENT);
     }
 
     @Test
     void anUnlinkedNameIsForgotten() {
         sizes.noted("/a", 10);
         sizes.forget("/a");
-        assertThat(sizes.mayBeStale("/a", 11)).isFalse();
+        assertThat(sizes.verdict("/a", 11)).isEqualTo(CURRENT);
     }
 
     @Test
-    void theCacheTimeFollowsTheMountsAttributeTimeout() {
+    void theCacheTimeFollowsTheMountsTimeouts() {
         sizes.cacheSeconds(60);
         sizes.noted("/a", 10);
         seconds(50);
-        assertThat(sizes.mayBeStale("/a", 11)).isTrue();
+        assertThat(sizes.verdict("/a", 11)).isEqualTo(STALE);
     }
 }

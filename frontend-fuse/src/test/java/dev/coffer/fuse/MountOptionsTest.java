@@ -47,12 +47,14 @@ class MountOptionsTest {
     }
 
     @Test
-    void theAttributeCacheTimeIsTheCallersLastAttrTimeoutRoundedUpElseTheBuiltIn() {
-        assertThat(MountOptions.defaults(false).attributeCacheSeconds()).isEqualTo(MountOptions.CACHE_SECONDS);
-        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=60")).attributeCacheSeconds()).isEqualTo(60);
-        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("entry_timeout=1,attr_timeout=0.5", "ro")).attributeCacheSeconds())
+    void theKernelsCacheTimeIsTheLongerOfTheCallersLastTimeoutsRoundedUpElseTheBuiltIn() {
+        assertThat(MountOptions.defaults(false).kernelCacheSeconds()).isEqualTo(MountOptions.CACHE_SECONDS);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=60")).kernelCacheSeconds()).isEqualTo(60);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("entry_timeout=1,attr_timeout=0.5", "ro")).kernelCacheSeconds())
                 .isEqualTo(1);
-        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=30", "attr_timeout=0")).attributeCacheSeconds())
-                .isZero();
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("attr_timeout=1")).kernelCacheSeconds())
+                .as("the built-in entry timeout").isEqualTo(MountOptions.CACHE_SECONDS);
+        assertThat(MountOptions.defaults(false).withFuseOptions(List.of("entry_timeout=30", "entry_timeout=0", "attr_timeout=0"))
+                .kernelCacheSeconds()).isZero();
     }
 }
