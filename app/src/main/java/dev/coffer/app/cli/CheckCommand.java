@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.app.text.Printable;
 import dev.coffer.core.health.Finding;
 import dev.coffer.core.health.HealthReport;
 import dev.coffer.core.health.PlannedRepair;

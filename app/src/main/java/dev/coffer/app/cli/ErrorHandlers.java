@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.app.text.Printable;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;

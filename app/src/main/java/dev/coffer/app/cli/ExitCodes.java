@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.app.text.Printable;
 import dev.coffer.core.content.DamagedFileException;
 import dev.coffer.core.names.DamagedEntryException;
 import dev.coffer.core.vault.InvalidPassphraseException;

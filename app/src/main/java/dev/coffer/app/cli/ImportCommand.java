@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.app.text.Printable;
 import dev.coffer.core.nio.CofferFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;

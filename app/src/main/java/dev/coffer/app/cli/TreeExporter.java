@@ -1,5 +1,6 @@
 package dev.coffer.app.cli;
 
+import dev.coffer.app.text.Printable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

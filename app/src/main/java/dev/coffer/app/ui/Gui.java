@@ -39,8 +39,10 @@ public final class Gui {
         });
         ctx.service().addListener(() -> Platform.runLater(this::restyle));
         main.conflictNotice().addListener((o, a, text) -> {
-            // A window hidden in the tray would keep the person from learning where their writes went.
-            if (!text.isEmpty() && stage != null && !stage.isShowing()) {
+            // A window hidden in the tray or minimised would keep the person from learning where their
+            // writes went; it is shown, not brought to the front (no focus taken from their work).
+            if (!text.isEmpty() && stage != null && (!stage.isShowing() || stage.isIconified())) {
+                stage.setIconified(false);
                 stage.show();
             }
         });

@@ -1,6 +1,7 @@
 package dev.coffer.app.ui;
 
 import dev.coffer.app.os.FileManager;
+import dev.coffer.app.text.Printable;
 import dev.coffer.app.vaults.ManagedVault;
 import dev.coffer.app.vaults.Problem;
 import dev.coffer.app.vaults.VaultException;
@@ -107,14 +108,33 @@ public final class MainViewModel {
 
     /** The sentence for one conflict copy: the file's name and folder, and where its content is (or that it is lost). */
     String conflictText(ManagedVault v, ConflictCopy copy) {
-        String vault = v.settings().name();
-        String name = nameOf(copy.original());
-        String folder = folderOf(copy.original());
+        String vault = shown(v.settings().name());
+        String name = shown(nameOf(copy.original()));
+        String folder = shown(folderOf(copy.original()));
         if (copy.copy().isEmpty()) {
             return messages.get("conflict.notKept", vault, name, folder);
         }
         String at = copy.copy().get();
-        return messages.get(copy.complete() ? "conflict.kept" : "conflict.keptInPart", vault, name, folder, nameOf(at), folderOf(at));
+        return messages.get(copy.complete() ? "conflict.kept" : "conflict.keptInPart", vault, name, folder,
+                shown(nameOf(at)), shown(folderOf(at)));
+    }
+
+    /** Longest name or folder shown whole in the banner; a longer one keeps its start and end. */
+    static final int SHOWN_MAX = 120;
+
+    /**
+     * A name or folder as the banner shows it: control, line-breaking and bidirectional characters
+     * made visible (a name must not add lines to the notice or reorder it), a very long one cut in
+     * the middle (a folder path can be 4,000 characters, which pushed the banner's button out of the window).
+     */
+    static String shown(String s) {
+        String visible = Printable.escape(s);
+        if (visible.length() <= SHOWN_MAX) {
+            return visible;
+        }
+        int head = SHOWN_MAX / 2 - 1;
+        int tail = SHOWN_MAX - head - 1;
+        return visible.substring(0, head) + "\u2026" + visible.substring(visible.length() - tail);
     }
 
     private static String nameOf(String vaultPath) {

@@ -219,7 +219,13 @@ public final class VaultService {
             throw CoreFailures.translate(e);
         }
         // before the drive exists: no program can have a file open in it earlier
-        fs.onConflictCopies(copy -> conflictCopyListeners.forEach(l -> l.accept(vault, copy)));
+        fs.onConflictCopies(copy -> conflictCopyListeners.forEach(l -> {
+            try {
+                l.accept(vault, copy);
+            } catch (RuntimeException e) { // one that fails silences no other; the type only (a message may name the file)
+                LOG.warn("a listener of conflict copies failed ({})", e.getClass().getName());
+            }
+        }));
         VaultUseLock inUse = null;
         try {
             // held while unlocked, so that coffer check --repair refuses meanwhile (taken after core read vault.coffer)

@@ -24,7 +24,7 @@ final class ConflictCopyListeners {
         for (Consumer<ConflictCopy> l : listeners) {
             try {
                 l.accept(event);
-            } catch (Exception e) { // also a checked one thrown sneakily
+            } catch (Throwable e) { // an Error too: a lock's rescues still to come must not be skipped (their writes lost)
                 LOG.warn("a listener of conflict copies failed ({})", e.getClass().getName());
             }
         }
