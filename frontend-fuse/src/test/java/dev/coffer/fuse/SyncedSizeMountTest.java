@@ -1,5 +1,10 @@
 package dev.coffer.fuse;
 
+import static dev.coffer.fuse.SyncedVersions.ciphertexts;
+import static dev.coffer.fuse.SyncedVersions.content;
+import static dev.coffer.fuse.SyncedVersions.prepare;
+import static dev.coffer.fuse.SyncedVersions.readInPieces;
+import static dev.coffer.fuse.SyncedVersions.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -44,45 +49,22 @@ class SyncedSizeMountTest {
         vm.close();
     }
 
-    /** A file written as {@code other} (its ciphertext kept as another device's version), then as {@code now}. */
-    private record Prepared(Path file, Path cipher, Path otherCipher, byte[] other) {}
-
-    private Prepared prepare(Path file, byte[] other, byte[] now) throws IOException {
-        Set<Path> before = ciphertexts();
-        Files.write(file, other);
-        Set<Path> after = ciphertexts();
-        after.removeAll(before);
-        assertThat(after).as("one new ciphertext for %s", file).hasSize(1);
-        Path cipher = after.iterator().next();
-        Path kept = Files.copy(cipher, tmp.resolve("synced-" + System.nanoTime()));
-        Files.write(file, now);
-        assertThat(Files.size(file)).as("the kernel holds this size").isEqualTo(now.length);
-        return new Prepared(file, cipher, kept, other);
-    }
-
-    /** The sync client's way: the other version written beside, then renamed over the ciphertext. */
-    private static void sync(Prepared p) throws IOException {
-        Path incoming = p.cipher.resolveSibling("incoming.tmp");
-        Files.copy(p.otherCipher, incoming, StandardCopyOption.REPLACE_EXISTING);
-        Files.move(incoming, p.cipher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
     @Test
     void aFileOpenedAfterASyncGrewItReadsToItsNewEnd() throws Exception {
-        Prepared p = prepare(vm.mnt.resolve("report.txt"), content(100_000, 1), "short".getBytes());
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("report.txt"), content(100_000, 1), "short".getBytes());
         sync(p);
-        byte[] read = Files.readAllBytes(p.file);
-        assertThat(read.length).as("bytes read").isEqualTo(p.other.length);
-        assertThat(read).isEqualTo(p.other);
-        assertThat(Files.size(p.file)).isEqualTo(p.other.length);
+        byte[] read = Files.readAllBytes(p.file());
+        assertThat(read.length).as("bytes read").isEqualTo(p.other().length);
+        assertThat(read).isEqualTo(p.other());
+        assertThat(Files.size(p.file())).isEqualTo(p.other().length);
     }
 
     /** Small reads without a stat first (as cat and cp do, and dd). */
     @Test
     void smallReadsOfAFileASyncGrewGoToItsNewEnd() throws Exception {
-        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 2), content(6_000, 3));
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("notes.txt"), content(50_000, 2), content(6_000, 3));
         sync(p);
-        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+        assertThat(readInPieces(p.file())).isEqualTo(p.other());
     }
 
     /**
@@ -91,36 +73,36 @@ class SyncedSizeMountTest {
      */
     @Test
     void aFileRewrittenHereWithoutAStatAndThenSyncedReadsToItsNewEnd() throws Exception {
-        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 4), content(50_000, 5));
-        Files.write(p.file, content(6_000, 6)); // O_TRUNC and writes: the kernel's size is 6,000, no stat since
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("notes.txt"), content(50_000, 4), content(50_000, 5));
+        Files.write(p.file(), content(6_000, 6)); // O_TRUNC and writes: the kernel's size is 6,000, no stat since
         sync(p);
-        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+        assertThat(readInPieces(p.file())).isEqualTo(p.other());
     }
 
     /** A save by rename (editors): the name's size is the renamed file's, and a sync after it is seen. */
     @Test
     void aFileSavedByRenameAndThenSyncedReadsToItsNewEnd() throws Exception {
-        Prepared p = prepare(vm.mnt.resolve("notes.txt"), content(50_000, 7), content(50_000, 8));
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("notes.txt"), content(50_000, 7), content(50_000, 8));
         Path temp = Files.write(vm.mnt.resolve("notes.txt~"), content(6_000, 9));
         assertThat(Files.size(temp)).isEqualTo(6_000);
-        Set<Path> before = ciphertexts();
-        Files.move(temp, p.file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        assertThat(Files.size(p.file)).isEqualTo(6_000);
-        Set<Path> now = ciphertexts();
+        Set<Path> before = ciphertexts(vm);
+        Files.move(temp, p.file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        assertThat(Files.size(p.file())).isEqualTo(6_000);
+        Set<Path> now = ciphertexts(vm);
         assertThat(now).hasSize(before.size() - 1);
-        sync(new Prepared(p.file, now.stream().filter(c -> c.getFileName().equals(p.cipher.getFileName())).findFirst().orElseThrow(),
-                p.otherCipher, p.other));
-        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+        sync(new SyncedVersions.Prepared(p.file(), now.stream().filter(c -> c.getFileName().equals(p.cipher().getFileName())).findFirst().orElseThrow(),
+                p.otherCipher(), p.other()));
+        assertThat(readInPieces(p.file())).isEqualTo(p.other());
     }
 
     /** The kernel keeps a renamed folder's files with their sizes under the new names. */
     @Test
     void aFileInAFolderRenamedThroughTheMountAndThenSyncedReadsToItsNewEnd() throws Exception {
         Files.createDirectory(vm.mnt.resolve("dir"));
-        Prepared p = prepare(vm.mnt.resolve("dir/report.txt"), content(100_000, 10), "short".getBytes());
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("dir/report.txt"), content(100_000, 10), "short".getBytes());
         Files.move(vm.mnt.resolve("dir"), vm.mnt.resolve("dir2"));
         sync(p);
-        assertThat(readInPieces(vm.mnt.resolve("dir2/report.txt"))).isEqualTo(p.other);
+        assertThat(readInPieces(vm.mnt.resolve("dir2/report.txt"))).isEqualTo(p.other());
     }
 
     /** A file the sync client shortened, read without a stat first: no zeros after its new end. */
@@ -131,17 +113,17 @@ class SyncedSizeMountTest {
         String[] readers = {"pieces", "dd", "head"};
         for (int round = 0; round < 45; round++) {
             String reader = readers[round % readers.length];
-            Prepared p = prepare(vm.mnt.resolve("f" + round), shorter, content(1_000_000, round));
+            SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("f" + round), shorter, content(1_000_000, round));
             sync(p);
             byte[] got = switch (reader) {
-                case "dd" -> viaShell("dd status=none bs=4096 if='" + p.file + "'");
-                case "head" -> viaShell("head -c 900000 '" + p.file + "'");
-                default -> readInPieces(p.file);
+                case "dd" -> viaShell("dd status=none bs=4096 if='" + p.file() + "'");
+                case "head" -> viaShell("head -c 900000 '" + p.file() + "'");
+                default -> readInPieces(p.file());
             };
             if (!java.util.Arrays.equals(got, shorter)) {
                 wrong.add("round " + round + " (" + reader + "): " + got.length + " bytes");
             }
-            Files.delete(p.otherCipher);
+            Files.delete(p.otherCipher());
         }
         assertThat(wrong).isEmpty();
     }
@@ -158,15 +140,15 @@ class SyncedSizeMountTest {
             byte[] longer = content(70_000, name.length());
             String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(longer));
             for (String tool : tools) {
-                Prepared p = prepare(vm.mnt.resolve(name), longer, "short".getBytes());
+                SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve(name), longer, "short".getBytes());
                 sync(p);
-                String out = Shell.sh(tmp, tool.replace("%s", "'" + p.file + "'")).trim();
+                String out = Shell.sh(tmp, tool.replace("%s", "'" + p.file() + "'")).trim();
                 String expected = tool.startsWith("md5sum") ? md5 : "70000";
                 if (!out.endsWith(expected)) {
                     wrong.add((name.length() > 20 ? "long name" : name) + " / " + tool + ": " + out);
                 }
-                Files.delete(p.otherCipher);
-                Files.delete(p.file);
+                Files.delete(p.otherCipher());
+                Files.delete(p.file());
             }
         }
         assertThat(wrong).isEmpty();
@@ -176,27 +158,27 @@ class SyncedSizeMountTest {
     @Test
     void aFileListedBeforeAndAfterTheSyncReadsWhole() throws Exception {
         Files.createDirectory(vm.mnt.resolve("d"));
-        Prepared p = prepare(vm.mnt.resolve("d/f.txt"), content(60_000, 12), "short".getBytes());
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("d/f.txt"), content(60_000, 12), "short".getBytes());
         Shell.sh(tmp, "ls -l '" + vm.mnt.resolve("d") + "' > /dev/null");
         sync(p);
         Shell.sh(tmp, "ls -l '" + vm.mnt.resolve("d") + "' > /dev/null");
-        assertThat(readInPieces(p.file)).isEqualTo(p.other);
+        assertThat(readInPieces(p.file())).isEqualTo(p.other());
     }
 
     /** A read-write open (no truncation), and an append, after a sync grew the file. */
     @Test
     void aReadWriteOpenAndAnAppendAfterASyncSeeTheNewEnd() throws Exception {
-        Prepared p = prepare(vm.mnt.resolve("rw.txt"), content(60_000, 13), "short".getBytes());
+        SyncedVersions.Prepared p = prepare(vm, tmp, vm.mnt.resolve("rw.txt"), content(60_000, 13), "short".getBytes());
         sync(p);
-        try (FileChannel ch = FileChannel.open(p.file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(p.file(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer all = ByteBuffer.allocate(100_000);
             while (ch.read(all) > 0) {
                 // to the end
             }
             assertThat(all.position()).isEqualTo(60_000);
         }
-        Files.write(p.file, "TAIL".getBytes(), StandardOpenOption.APPEND);
-        byte[] all = Files.readAllBytes(p.file);
+        Files.write(p.file(), "TAIL".getBytes(), StandardOpenOption.APPEND);
+        byte[] all = Files.readAllBytes(p.file());
         assertThat(all.length).isEqualTo(60_004);
         assertThat(new String(all, 60_000, 4)).isEqualTo("TAIL");
     }
@@ -207,31 +189,4 @@ class SyncedSizeMountTest {
         return Files.readAllBytes(out);
     }
 
-    /** Reads {@code file} to its end in 4 KiB reads, without a stat first. */
-    private static byte[] readInPieces(Path file) throws IOException {
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            ByteBuffer piece = ByteBuffer.allocate(4096);
-            while (in.read(piece.clear()) > 0) {
-                all.write(piece.array(), 0, piece.position());
-            }
-            return all.toByteArray();
-        }
-    }
-
-    private static byte[] content(int length, int seed) {
-        byte[] content = new byte[length];
-        for (int i = 0; i < content.length; i++) {
-            content[i] = (byte) (i * 31 + i / 251 + seed);
-        }
-        return content;
-    }
-
-    private Set<Path> ciphertexts() throws IOException {
-        try (Stream<Path> s = Files.walk(vm.vault.resolve("d"))) {
-            return s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".c9r"))
-                    .filter(p -> !p.getFileName().toString().matches("(dir|dirid|symlink)\\.c9r"))
-                    .collect(Collectors.toCollection(HashSet::new));
-        }
-    }
 }
