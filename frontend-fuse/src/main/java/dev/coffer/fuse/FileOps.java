@@ -131,7 +131,9 @@ final class FileOps {
             } else {
                 FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING).close();
             }
-            return handles.add(FileChannel.open(p, options), writable, path);
+            long fh = handles.add(FileChannel.open(p, options), writable, path);
+            kernelSizes.setByKernel(path, 0); // atomic_o_trunc: the kernel sets 0 itself, discarding older answers
+            return fh;
         } catch (IOException e) {
             throw LostWrites.noticed(e);
         } finally {
@@ -216,7 +218,6 @@ final class FileOps {
      */
     int write(long fh, Pointer buf, long size, long offset, boolean appends) throws IOException {
         FileChannel ch = handles.get(fh);
-        sizeChangesHere(fh);
         long sender = lostWrites.sender();
         IOException kept = lostWrites.keptForWrite(fh, sender);
         if (kept != null) {
@@ -233,6 +234,7 @@ final class FileOps {
                     ch.write(bb, at + bb.position());
                 }
                 lostWrites.wrote(fh, sender);
+                wroteHere(fh, ch.size());
             }
         } catch (IOException e) {
             throw lostWrites.writeFailed(fh, e, sender);
@@ -244,6 +246,7 @@ final class FileOps {
 
     /** Sets the size of the file at {@code path}: shrinks, or grows with zeros. */
     void truncate(String path, long size) throws IOException {
+        kernelSizes.forget(path); // the kernel takes this SETATTR's answer, discarding older ones
         changes.begin();
         try (FileChannel ch = FileChannel.open(backing.resolve(path), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             resize(ch, size);
@@ -352,16 +355,27 @@ final class FileOps {
     }
 
     /**
-     * A write or truncate through handle {@code fh} is about to change its file's size: the sizes its
-     * name was given so far no longer count, since the kernel takes this change's size itself and
-     * discards any answer sent before it (its attribute version). Without this, the size a new
-     * file's creation gave (0) made every open within the cache time after the file was written drop
-     * the kernel's attributes for nothing.
+     * A truncate through handle {@code fh} is about to set its file's size: the sizes its name was
+     * given so far no longer count, since the kernel takes this SETATTR's answer and discards older
+     * ones (the fgetattr libfuse makes after it notes the new size).
      */
     private void sizeChangesHere(long fh) {
         String at = handles.writesAt(fh);
         if (at != null) {
             kernelSizes.forget(at);
+        }
+    }
+
+    /**
+     * A write through handle {@code fh} left its file at {@code sizeAfter}: the kernel now holds the
+     * larger of the size it had and the write's end ({@link KernelSizes#wrote}). Before session 38's
+     * third review a write forgot the name's sizes, as a truncate does, and a file a sync client had
+     * shortened read with zeros after its end again once written to.
+     */
+    private void wroteHere(long fh, long sizeAfter) {
+        String at = handles.writesAt(fh);
+        if (at != null) {
+            kernelSizes.wrote(at, sizeAfter);
         }
     }
 

@@ -21,9 +21,9 @@ import java.util.function.LongSupplier;
  * unless a note was lost: when more than {@link #CAPACITY} names were noted within the cache time,
  * or a name without a note (a folder, whose files' names all change) was renamed through the mount;
  * for the cache time after either, a name without a note may be stale (but is not taken as shrunk,
- * which would keep every open off the page cache meanwhile). Writes through the mount
- * need nothing here: the kernel marks the size its own write changed as stale and asks at the next
- * read past it.
+ * which would keep every open off the page cache meanwhile). Changes through the mount: a write
+ * keeps the largest size the kernel may hold ({@link #wrote}); an O_TRUNC open and a truncate leave
+ * only the size the kernel sets or is answered.
  */
 final class KernelSizes {
     /** Names noted at most (some 20 MiB of paths and records): ls -lR of a 36,000-file tree stays far below. */
@@ -168,6 +168,36 @@ final class KernelSizes {
             notes.remove(to);
             uncertain(clock.getAsLong()); // a folder, most likely: the kernel keeps its files' sizes under new names
         }
+    }
+
+    /**
+     * A write through the mount left the file at {@code sizeAfter}: the kernel's size is now the
+     * larger of the size it held (one of the kept ones, or one lost) and the write's end, and it
+     * discards answers sent before; so one size is kept, the largest of those. It is at least the
+     * kernel's: an open that finds the file shorter is taken as shrunk, one that finds it equal as
+     * current (a kernel size below it is refreshed at the first read past it: its own write marked it stale).
+     */
+    void wrote(String path, long sizeAfter) {
+        long now = clock.getAsLong();
+        notes.compute(path, (p, old) -> {
+            long max = sizeAfter;
+            if (old != null) {
+                for (int i = 0; i < old.sizes.length; i++) {
+                    if (now - old.at[i] < keptNanos) {
+                        max = Math.max(max, old.sizes[i]);
+                    }
+                }
+                if (old.lostUntil != 0 && now - old.lostUntil < 0) {
+                    max = Math.max(max, old.lostMax);
+                }
+            }
+            return new Noted(new long[] {max}, new long[] {now}, 0, -1);
+        });
+    }
+
+    /** The kernel set the name's size itself, discarding older answers (an O_TRUNC open: 0). */
+    void setByKernel(String path, long size) {
+        notes.put(path, new Noted(new long[] {size}, new long[] {clock.getAsLong()}, 0, -1));
     }
 
     /** The name is gone (unlinked through the mount). */
