@@ -340,7 +340,8 @@ final class FileOps {
      * may be larger than the file, the open is also answered with direct I/O: the kernel's read-ahead
      * of the larger size sends several READs at once, and where the empty answer past the file's end
      * reached it before the short one, it kept the larger size and the file read with zeros after its
-     * end. Direct I/O costs that one open the page cache and read-ahead (and a shared mmap of it fails).
+     * end. Direct I/O costs such an open the page cache and read-ahead (and a shared mmap of it fails);
+     * the larger size stays kept until it expires, so every open of the name until then goes so.
      */
     private void checkKernelSize(String path, FileChannel opened, Runnable pastPageCache) throws IOException {
         KernelSizes.Verdict verdict = kernelSizes.verdict(path, opened.size());
