@@ -8,6 +8,7 @@ import dev.coffer.app.vaults.TestVaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -20,7 +21,7 @@ import org.testfx.api.FxToolkit;
 
 /**
  * The main window's details, redrawn on every change of the vaults (TestFX, Monocle headless): what
- * a redraw replaced stops following the ViewModel.
+ * a redraw replaced stops following the ViewModel; the conflict banner in the real scene.
  */
 class MainWindowIT {
     @TempDir
@@ -39,16 +40,10 @@ class MainWindowIT {
 
     @Test
     void aLockButtonARedrawReplacedNoLongerFollowsTheBusyState() throws Exception {
-        t = new TestVaults(tmp);
-        GuiContext ctx = new GuiContext(t.service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(),
-                Files.createDirectories(tmp.resolve("home")), tmp.resolve("config/coffer.log"),
-                PassphraseStore.unavailable("none in tests"));
-        Stage stage = FxToolkit.registerPrimaryStage();
-        Gui gui = Fx.call(() -> new Gui(ctx));
-        Fx.run(() -> gui.show(stage));
-        ManagedVault v = t.create("Taxes").vault();
-        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
-        Fx.await("the lock button", 10, () -> robot.lookup("#lock-button").tryQuery().isPresent());
+        Shown w = unlockedVaultShown();
+        Stage stage = w.stage();
+        Gui gui = w.gui();
+        ManagedVault v = w.vault();
         Button replaced = robot.lookup("#lock-button").queryAs(Button.class);
 
         MainViewModel main = gui.mainViewModel();
@@ -70,16 +65,9 @@ class MainWindowIT {
      */
     @Test
     void aConflictCopyIsShownAboveEverythingUntilDismissed() throws Exception {
-        t = new TestVaults(tmp);
-        GuiContext ctx = new GuiContext(t.service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(),
-                Files.createDirectories(tmp.resolve("home")), tmp.resolve("config/coffer.log"),
-                PassphraseStore.unavailable("none in tests"));
-        Stage stage = FxToolkit.registerPrimaryStage();
-        Gui gui = Fx.call(() -> new Gui(ctx));
-        Fx.run(() -> gui.show(stage));
-        ManagedVault v = t.create("Taxes").vault();
-        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
-        Fx.await("the lock button", 10, () -> robot.lookup("#lock-button").tryQuery().isPresent());
+        Shown w = unlockedVaultShown();
+        Stage stage = w.stage();
+        ManagedVault v = w.vault();
         assertThat(robot.lookup("#conflict-banner").query().isVisible()).isFalse();
 
         Path root = t.fuse.drives.get(0).cleartextRoot;
@@ -105,5 +93,51 @@ class MainWindowIT {
         TestVaults.orphanedWriter(t.fuse.drives.get(1).cleartextRoot, v.settings().folderPath(), "/notes.txt", "more").close();
         Fx.await("the window shown again", 10, stage::isShowing);
         assertThat(robot.lookup("#conflict-notice").queryAs(Label.class).getText()).contains("\u201cnotes.txt (Conflict 1)\u201d");
+    }
+
+    /** A very long notice (a file deep in long-named folders) keeps Dismiss inside the window. */
+    @Test
+    void theDismissButtonOfAVeryLongNoticeIsInsideTheWindow() throws Exception {
+        Shown w = unlockedVaultShown();
+        StringBuilder deep = new StringBuilder();
+        for (int i = 0; i < 19; i++) {
+            deep.append('/').append(("folder " + i + " with a long name ").repeat(8));
+        }
+        TestVaults.orphanedWriter(t.fuse.drives.get(0).cleartextRoot, w.vault().settings().folderPath(), deep + "/report.txt",
+                "written here").close();
+        Fx.await("the conflict banner", 10, () -> robot.lookup("#conflict-banner").query().isVisible());
+        Button dismiss = robot.lookup("#conflict-dismiss").queryAs(Button.class);
+        Bounds b = Fx.call(() -> dismiss.localToScene(dismiss.getBoundsInLocal()));
+        double sceneHeight = Fx.call(() -> w.stage().getScene().getHeight());
+        assertThat(b.getMaxY()).as("the Dismiss button is within the window").isLessThanOrEqualTo(sceneHeight);
+    }
+
+    /** A minimised window (started minimised without a tray) is shown again for a conflict copy. */
+    @Test
+    void anIconifiedWindowIsBroughtBackForAConflictCopy() throws Exception {
+        Shown w = unlockedVaultShown();
+        Fx.run(() -> w.stage().setIconified(true));
+        Fx.await("iconified", 10, w.stage()::isIconified);
+        TestVaults.orphanedWriter(t.fuse.drives.get(0).cleartextRoot, w.vault().settings().folderPath(), "/a.txt", "x").close();
+        Fx.await("the conflict banner", 10, () -> robot.lookup("#conflict-banner").query().isVisible());
+        Thread.sleep(500);
+        assertThat(w.stage().isIconified()).as("brought back").isFalse();
+    }
+
+    /** The window, its Gui and a vault named "Taxes", unlocked and shown with its lock button. */
+    private record Shown(Stage stage, Gui gui, ManagedVault vault) {}
+
+    private Shown unlockedVaultShown() throws Exception {
+        t = new TestVaults(tmp);
+        GuiContext ctx = new GuiContext(t.service, Messages.of(Locale.ENGLISH), uri -> { }, new FxBackground(),
+                Files.createDirectories(tmp.resolve("home")), tmp.resolve("config/coffer.log"),
+                PassphraseStore.unavailable("none in tests"));
+        Stage stage = FxToolkit.registerPrimaryStage();
+        Gui gui = Fx.call(() -> new Gui(ctx));
+        Fx.run(() -> gui.show(stage));
+        ManagedVault v = t.create("Taxes").vault();
+        t.service.unlock(v, TestVaults.PASSPHRASE.toCharArray());
+        Fx.await("the lock button", 10, () -> robot.lookup("#lock-button").tryQuery().isPresent());
+        return new Shown(stage, gui, v);
     }
 }
