@@ -91,7 +91,8 @@ final class FileOps {
 
     /**
      * As {@link #open(String, int)}; {@code pastPageCache} is run if the open must be answered with
-     * direct I/O (the kernel may hold a larger size than the file's: {@link #checkKernelSize}).
+     * direct I/O (the kernel may hold a larger size than the file's, and the open is not asked again:
+     * {@link KernelSizes#verdictForOpen}).
      */
     long open(String path, int flags, Runnable pastPageCache) throws IOException {
         try {
@@ -114,13 +115,22 @@ final class FileOps {
         boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!flagBits.truncates(flags)) {
             FileChannel ch = FileChannel.open(backing.resolve(path), options);
-            long fh = handles.add(ch, writable, path);
+            KernelSizes.Verdict verdict;
             try {
-                checkKernelSize(path, ch, pastPageCache);
+                verdict = kernelSizeVerdict(path, ch, !writable);
             } catch (IOException | RuntimeException e) {
-                handles.release(fh);
+                closeUnused(ch);
                 throw e;
             }
+            if (verdict == KernelSizes.Verdict.ASK_AGAIN) {
+                // The kernel looks the name up again (its size made current, the pages past it dropped)
+                // and retries, and the retry keeps the page cache, which direct I/O would have cost it
+                // (a shared mmap fails with ENODEV on a direct open).
+                closeUnused(ch);
+                throw new StaleSizeException();
+            }
+            long fh = handles.add(ch, writable, path);
+            answerKernelSize(verdict, pastPageCache);
             return fh;
         }
         changes.begin();
@@ -343,8 +353,19 @@ final class FileOps {
      * end. Direct I/O costs such an open the page cache and read-ahead (and a shared mmap of it fails);
      * the larger size stays kept until it expires, so every open of the name until then goes so.
      */
-    private void checkKernelSize(String path, FileChannel opened, Runnable pastPageCache) throws IOException {
-        KernelSizes.Verdict verdict = kernelSizes.verdict(path, opened.size());
+    /**
+     * What the open of {@code path} on {@code opened} tells the kernel of its size. Only a read-only
+     * open may be asked again: a writable channel closed unused would take a lost earlier write's
+     * report at its flush (the file's next change takes it), which the retried open's channel, made
+     * after it, is then not given; Linux alone retries after ESTALE.
+     */
+    private KernelSizes.Verdict kernelSizeVerdict(String path, FileChannel opened, boolean mayAskAgain) throws IOException {
+        long requester = mayAskAgain && OS_NAME.startsWith("Linux") ? WorkerRequest.requester() : 0;
+        return kernelSizes.verdictForOpen(path, opened.size(), requester, WorkerRequest.unique());
+    }
+
+    /** Tells the kernel what an open let through needs of its size: nothing, a new stat, or no page cache. */
+    private static void answerKernelSize(KernelSizes.Verdict verdict, Runnable pastPageCache) {
         if (verdict == KernelSizes.Verdict.CURRENT) {
             return;
         }
@@ -352,6 +373,15 @@ final class FileOps {
         WorkerRequest.dropCachedAttributes();
         if (verdict == KernelSizes.Verdict.SHRUNK) {
             pastPageCache.run();
+        }
+    }
+
+    /** Closes a channel an open made but does not hand out (read-only, or one whose size could not be read). */
+    private static void closeUnused(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            LostWrites.noticed(e);
         }
     }
 

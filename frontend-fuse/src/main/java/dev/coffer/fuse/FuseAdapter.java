@@ -136,7 +136,8 @@ public class FuseAdapter extends FuseStubFS {
     /** Notes the size a file's attributes give the kernel ({@link KernelSizes}). */
     private void noteSize(String path, FileStat stat) {
         if ((stat.st_mode.intValue() & FileStat.S_IFMT) == FileStat.S_IFREG) {
-            files.kernelSizes().noted(path, stat.st_size.longValue());
+            files.kernelSizes().noted(path, stat.st_size.longValue(), WorkerRequest.unique(), WorkerRequest.requester(),
+                    WorkerRequest.isLookup());
         }
     }
 

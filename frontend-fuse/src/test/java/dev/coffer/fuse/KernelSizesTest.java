@@ -1,5 +1,6 @@
 package dev.coffer.fuse;
 
+import static dev.coffer.fuse.KernelSizes.Verdict.ASK_AGAIN;
 import static dev.coffer.fuse.KernelSizes.Verdict.CURRENT;
 import static dev.coffer.fuse.KernelSizes.Verdict.SHRUNK;
 import static dev.coffer.fuse.KernelSizes.Verdict.STALE;
@@ -95,11 +96,100 @@ class KernelSizesTest {
 
     @Test
     void aRenameOfANameWithoutANoteLeavesTheKernelsSizesUnknownForTheCacheTime() {
-        sizes.noted("/dir/f", 5);
-        sizes.moved("/dir", "/dir2"); // a folder: the kernel keeps /dir2/f's size from /dir/f
+        sizes.noted("/dir/g", 5);
+        sizes.moved("/dir", "/dir2"); // a folder: the kernel keeps /dir2/f's size from /dir/f, noted in flight
         assertThat(sizes.verdict("/dir2/f", 100)).isEqualTo(STALE);
         seconds(11.5);
         assertThat(sizes.verdict("/dir2/f", 100)).isEqualTo(CURRENT);
+    }
+
+    /** The kernel keeps a renamed folder's files' nodes, and their sizes, under the new names. */
+    @Test
+    void aFoldersRenameMovesItsFilesSizes() {
+        sizes.noted("/dir/f", 500);
+        sizes.noted("/dir/sub/g", 7);
+        sizes.noted("/dirx/f", 500);
+        sizes.moved("/dir", "/new");
+        assertThat(sizes.verdict("/new/f", 100)).as("shorter than the moved size").isEqualTo(SHRUNK);
+        assertThat(sizes.verdict("/new/sub/g", 7)).isEqualTo(CURRENT);
+        assertThat(sizes.verdict("/new/sub/g", 6)).isEqualTo(SHRUNK);
+        assertThat(sizes.verdict("/dirx/f", 100)).as("another folder whose name starts alike").isEqualTo(SHRUNK);
+        seconds(11.5);
+        assertThat(sizes.verdict("/dir/f", 100)).as("nothing left under the old name").isEqualTo(CURRENT);
+    }
+
+    @Test
+    void aShrunkOpenIsAskedAgainOnceAndItsRetryAfterItsOwnLookupIsCurrent() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        seconds(1);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 70, 22, 7, true); // the kernel's lookup before its retry
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(CURRENT);
+        assertThat(sizes.verdictForOpen("/a", 70, 9, 30)).as("the notes were reset: another program's open").isEqualTo(CURRENT);
+        assertThat(sizes.verdict("/a", 70)).isEqualTo(CURRENT);
+    }
+
+    @Test
+    void aRetryWithoutItsOwnLookupGetsThePlainVerdictNeverAskedAgain() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 70, 22, 8, true); // another thread's lookup
+        sizes.noted("/a", 70, 23, 7, false); // a getattr, not a lookup
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(SHRUNK);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 26)).as("a new open of the thread's may be asked again").isEqualTo(ASK_AGAIN);
+    }
+
+    @Test
+    void aLaterAnswerOfAnotherSizeSpoilsTheRetry() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 70, 22, 7, true);
+        sizes.noted("/a", 900, 23, 8, false); // queued after the open: the kernel may take it
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(SHRUNK);
+    }
+
+    /** Answers to requests queued before the open: the kernel discards them once it took the retry's lookup. */
+    @Test
+    void answersToRequestsQueuedBeforeTheOpenDoNotCount() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 1000, 15, 8, false); // a slow getattr, read before the sync
+        sizes.noted("/a", 70, 12, 7, true); // not the retry's: queued before the open
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).as("no lookup after the open").isEqualTo(SHRUNK);
+    }
+
+    @Test
+    void aRetryThatFindsAnotherSizeOrNameIsNotCurrent() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 60, 22, 7, true);
+        assertThat(sizes.verdictForOpen("/a", 50, 7, 24)).as("synced again since its lookup").isEqualTo(SHRUNK);
+        sizes.noted("/b", 1000, 30, 7, false);
+        assertThat(sizes.verdictForOpen("/b", 70, 7, 40)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/b", 70, 42, 7, true);
+        assertThat(sizes.verdictForOpen("/c", 70, 7, 44)).as("the retry opens another name").isEqualTo(CURRENT);
+        assertThat(sizes.verdictForOpen("/b", 70, 7, 46)).as("the request for /b was spent").isEqualTo(ASK_AGAIN);
+    }
+
+    /** An answer of another size noted since the ESTALE, even one the kernel discards, is kept: to be safe. */
+    @Test
+    void aSettledNameKeepsOtherSizesNotedSinceItWasAskedAgain() {
+        sizes.noted("/a", 1000, 10, 7, false);
+        seconds(1);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
+        sizes.noted("/a", 900, 15, 8, false);
+        sizes.noted("/a", 70, 22, 7, true);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(CURRENT);
+        assertThat(sizes.verdict("/a", 70)).isEqualTo(SHRUNK);
+    }
+
+    /** Off a worker (no requester or request number), or where no retry follows ESTALE, the open goes direct. */
+    @Test
+    void withoutARequesterAShrunkOpenIsNotAskedAgain() {
+        sizes.noted("/a", 1000);
+        assertThat(sizes.verdictForOpen("/a", 70, 0, 20)).isEqualTo(SHRUNK);
+        assertThat(sizes.verdictForOpen("/a", 70, 7, 0)).isEqualTo(SHRUNK);
+        assertThat(sizes.verdictForOpen("/a", 2000, 7, 20)).as("grown: only stale").isEqualTo(STALE);
     }
 
     @Test
