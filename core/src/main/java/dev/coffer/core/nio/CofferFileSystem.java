@@ -80,7 +80,7 @@ public final class CofferFileSystem extends FileSystem {
         this.mapper = new PathMapper(vaultDir.resolve("d"), names, new LongNames(info.shorteningThreshold()));
         this.lister = new DirectoryLister(names);
         this.contentKeys = new ContentKeys(new FileHeaders(siv, new SecureRandom()), info.authenticated());
-        this.openFiles = new OpenFiles(contentKeys, conflictCopies::tell);
+        this.openFiles = new OpenFiles(contentKeys, conflictCopies);
         this.symlinks = new SymlinkTargets(contentKeys);
         boolean posix = vaultDir.getFileSystem().supportedFileAttributeViews().contains("posix");
         this.resolver = new Resolver(mapper, symlinks, posix);

@@ -16,6 +16,14 @@ import java.util.Optional;
  * @param complete true if the copy holds all of the content
  */
 public record ConflictCopy(String original, Optional<String> copy, boolean complete) {
+    /**
+     * The name of the SLF4J marker on core's nameless WARN about a conflict copy when a listener
+     * ({@code CofferFileSystem.onConflictCopies}) is told of the same copy by name right after: an
+     * owner that prints its own line for it (the command line) may keep that WARN off the terminal.
+     * Without a listener the WARN is unmarked.
+     */
+    public static final String TOLD_BY_NAME = "coffer-conflict-copy-told-by-name";
+
     public ConflictCopy {
         Objects.requireNonNull(original, "original");
         Objects.requireNonNull(copy, "copy");

@@ -19,6 +19,11 @@ final class ConflictCopyListeners {
         listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
     }
 
+    /** True if someone listens: then the person is told the names, and the log's nameless WARN is marked so. */
+    boolean any() {
+        return !listeners.isEmpty();
+    }
+
     /** Tells each listener, on the calling thread. */
     void tell(ConflictCopy event) {
         for (Consumer<ConflictCopy> l : listeners) {

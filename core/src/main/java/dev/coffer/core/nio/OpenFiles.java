@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,9 +82,9 @@ final class OpenFiles {
     private final List<Handle> unpinnedOrphans = new ArrayList<>();
 
     /** Told about each rescue's outcome, on the thread that made it. */
-    private final Consumer<ConflictCopy> told;
+    private final ConflictCopyListeners told;
 
-    OpenFiles(ContentKeys keys, Consumer<ConflictCopy> told) {
+    OpenFiles(ContentKeys keys, ConflictCopyListeners told) {
         this.keys = keys;
         this.told = told;
     }
@@ -577,16 +576,16 @@ final class OpenFiles {
         boolean interrupted = Thread.interrupted();
         try {
             outcome = ConflictCopy.kept(original, rescue.copy(h.file));
-            LOG.warn("an open file was replaced or deleted underneath by another program;"
+            warn("an open file was replaced or deleted underneath by another program;"
                     + " its last content was kept as a conflict copy");
         } catch (IncompleteCopyException e) {
             outcome = ConflictCopy.keptInPart(original, e.copy());
-            LOG.warn("an open file was replaced or deleted underneath by another program, and only part of its last"
+            warn("an open file was replaced or deleted underneath by another program, and only part of its last"
                     + " content could be kept as a conflict copy ({})", typeOf(e.getCause()));
         } catch (IOException | RuntimeException e) {
             outcome = ConflictCopy.notKept(original);
             // The type only: a message may hold a cleartext name.
-            LOG.warn("an open file was replaced or deleted underneath by another program, and its last content"
+            warn("an open file was replaced or deleted underneath by another program, and its last content"
                     + " could not be kept as a conflict copy ({})", e.getClass().getName());
         } finally {
             RESCUING.set(outer);
@@ -594,7 +593,16 @@ final class OpenFiles {
                 Thread.currentThread().interrupt();
             }
         }
-        told.accept(outcome); // outside the rescue's scope: a listener is not part of the copy
+        told.tell(outcome); // outside the rescue's scope: a listener is not part of the copy
+    }
+
+    /** A rescue's WARN, marked {@link ConflictCopy#TOLD_BY_NAME} if a listener will name the files. */
+    private void warn(String message, Object... args) {
+        org.slf4j.spi.LoggingEventBuilder event = LOG.atWarn();
+        if (told.any()) {
+            event = event.addMarker(org.slf4j.MarkerFactory.getMarker(ConflictCopy.TOLD_BY_NAME));
+        }
+        event.log(message, args);
     }
 
     private static String typeOf(Throwable t) {

@@ -300,7 +300,34 @@ class OrphanedWritesTest {
         assertThat(captured.list.get(0).getFormattedMessage()).contains("kept as a conflict copy");
         assertThat(captured.list.get(1).getFormattedMessage()).contains("could not be kept").contains("IOException");
         assertThat(captured.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("notes"));
+        assertThat(captured.list).as("nobody listens: nothing else will tell of it").allSatisfy(e -> assertThat(
+                e.getMarkerList() == null ? List.of() : e.getMarkerList()).isEmpty());
         assertThat(Files.readString(fs.getPath("/notes.txt (Conflict 1)"))).isEqualTo("kept");
+    }
+
+    @Test
+    void aRescueToldToAListenerIsLoggedMarkedSo() throws IOException {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(OpenFiles.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+                new ch.qos.logback.core.read.ListAppender<>();
+        captured.start();
+        logger.addAppender(captured);
+        List<ConflictCopy> told = new CopyOnWriteArrayList<>();
+        fs.onConflictCopies(told::add);
+        try {
+            Files.writeString(file, "");
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                write(ch, "kept");
+                Files.delete(payload(fs, "/notes.txt"));
+            }
+        } finally {
+            logger.detachAppender(captured);
+        }
+        assertThat(told).containsExactly(ConflictCopy.kept("/notes.txt", "/notes.txt (Conflict 1)"));
+        assertThat(captured.list).singleElement().satisfies(e -> {
+            assertThat(e.getLevel().toString()).isEqualTo("WARN");
+            assertThat(e.getMarkerList()).extracting(org.slf4j.Marker::getName).containsExactly(ConflictCopy.TOLD_BY_NAME);
+        });
     }
 
     @Test

@@ -26,7 +26,7 @@ class ReadOnlyJoinTest {
 
     @Test
     void aWriterJoiningAReadOnlyOpenFileCanWrite() throws Exception {
-        OpenFiles files = new OpenFiles(new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), true), outcome -> { });
+        OpenFiles files = new OpenFiles(new ContentKeys(new FileHeaders(new AesSiv(new byte[64]), new SecureRandom()), true), new ConflictCopyListeners());
         Path payload = dir.resolve("f.c9r");
         try {
             OpenFiles.Handle made = files.open(payload, EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE,

@@ -202,7 +202,7 @@ class RenamedUnderneathTest {
     @Test
     void aWriterJoiningARenamedReadOnlyOpenFileCanWrite() throws IOException {
         OpenFiles files = new OpenFiles(new dev.coffer.core.content.ContentKeys(new dev.coffer.core.content.FileHeaders(
-                new dev.coffer.core.crypto.AesSiv(new byte[64]), new java.security.SecureRandom()), true), outcome -> { });
+                new dev.coffer.core.crypto.AesSiv(new byte[64]), new java.security.SecureRandom()), true), new ConflictCopyListeners());
         Path payload = tmp.resolve("f.c9r");
         Path renamedTo = tmp.resolve("g.c9r");
         try {
