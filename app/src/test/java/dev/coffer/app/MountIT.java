@@ -122,13 +122,14 @@ class MountIT {
         assertThat(m.errLine()).startsWith("coffer: mounted");
         // a program writes a file through the mount while a sync client deletes its ciphertext
         dev.coffer.app.vaults.TestVaults.orphanedWriter(m.mountPoint(), vault, "/docs/report.txt", "written here").close();
-        assertThat(m.errLine()).as("core's log line, without names").isEqualTo("coffer: WARN an open file was replaced or "
-                + "deleted underneath by another program; its last content was kept as a conflict copy");
-        assertThat(m.errLine()).as("where the writes are").isEqualTo("coffer: WARN \"/docs/report.txt\" was changed here while another device replaced "
+        assertThat(m.errLine()).as("where the writes are, core's nameless WARN for it kept off the terminal").isEqualTo(
+                "coffer: WARN \"/docs/report.txt\" was changed here while another device replaced "
                 + "or deleted it; what was written here is kept as \"/docs/report.txt (Conflict 1)\"");
         assertThat(Files.readString(m.mountPoint().resolve("docs/report.txt (Conflict 1)"))).isEqualTo("written here");
         signal(m.process(), "TERM");
         assertThat(m.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(m.err().lines().toList()).as("one line for the copy, then only the unmount's")
+                .containsExactly("coffer: unmounted " + m.mountPoint() + "; the vault is locked");
     }
 
     @Test
