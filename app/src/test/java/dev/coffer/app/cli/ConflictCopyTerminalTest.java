@@ -71,6 +71,22 @@ class ConflictCopyTerminalTest {
     }
 
     @Test
+    void withDebugTheTerminalIsTheWholeLogAndShowsCoresLineToo() throws Exception {
+        LogConfigurator.enableDebug();
+        try {
+            Path vault = tmp.resolve("v");
+            try (CofferFileSystem fs = create(vault)) {
+                ConflictCopyLines.printTo(fs, terminalStream);
+                TestVaults.orphanedWriter(fs.getPath("/"), vault, "/docs/report.txt", "written here").close();
+            }
+        } finally {
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(LogConfigurator.COFFER_LOGGERS)).setLevel(null);
+        }
+        assertThat(terminal.toString(StandardCharsets.UTF_8).lines()).contains(NAMELESS_WARN)
+                .anyMatch(l -> l.startsWith("coffer: WARN \"/docs/report.txt\" was changed here"));
+    }
+
+    @Test
     void withoutAListenerCoresNamelessWarnStillReachesTheTerminal() throws Exception {
         LogConfigurator.keepOffTerminal(ConflictCopy.TOLD_BY_NAME); // as in a process where a command printed copies
         Path vault = tmp.resolve("v");
