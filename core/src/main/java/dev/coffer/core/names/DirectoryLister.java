@@ -263,6 +263,27 @@ public final class DirectoryLister {
         return new String(buf, 0, n, StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Names in a folder, unsorted: from {@code getdents64} where it can answer (an open, its reads and
+     * a close; the JDK's directory stream makes twice the system calls), else from the JDK.
+     */
+    public static List<String> names(Path folder) throws IOException {
+        List<StorageItem> items = LinuxDirents.read(folder);
+        List<String> result = new ArrayList<>();
+        if (items != null) {
+            for (StorageItem item : items) {
+                result.add(item.name());
+            }
+            return result;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder)) {
+            for (Path p : ds) {
+                result.add(p.getFileName().toString());
+            }
+        }
+        return result;
+    }
+
     /** Names in a folder, sorted by their UTF-8 bytes (spec 6 processes copies in that order). */
     public static List<String> sortedNames(Path folder) throws IOException {
         List<String> result = new ArrayList<>();

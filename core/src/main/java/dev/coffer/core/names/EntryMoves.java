@@ -1,6 +1,7 @@
 package dev.coffer.core.names;
 
 import dev.coffer.core.util.AtomicFiles;
+import dev.coffer.core.util.FolderDeletion;
 import dev.coffer.core.util.NoReplaceRename;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
@@ -134,11 +136,14 @@ public final class EntryMoves {
         if (!shortened) {
             // The common case costs one rmdir, no listing (every rmdir and folder move passes here):
             // only a folder that is not empty is looked into.
-            try {
-                Files.delete(folder);
-                return true;
-            } catch (DirectoryNotEmptyException e) {
-                // something else is in it: said below
+            switch (FolderDeletion.removeIfEmpty(folder)) {
+                case REMOVED -> {
+                    return true;
+                }
+                case ABSENT -> throw new NoSuchFileException(folder.toString());
+                case NOT_EMPTY -> {
+                    // something else is in it: said below
+                }
             }
         }
         List<String> rest = DirectoryLister.sortedNames(folder);

@@ -12,10 +12,10 @@ import dev.coffer.core.names.PathMapper;
 import dev.coffer.core.names.Slot;
 import dev.coffer.core.util.AtomicFiles;
 import dev.coffer.core.util.FileDeletion;
+import dev.coffer.core.util.FolderDeletion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
@@ -27,6 +27,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -232,16 +233,18 @@ final class TreeWriter {
      * {@code dirid.c9r} (even foreign files); false if the storage folder is missing.
      */
     static boolean requireEmpty(CiphertextDirectory dir, Located l) throws IOException {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.storage())) {
-            for (Path p : ds) {
-                if (!p.getFileName().toString().equals(DirectoryLister.DIRID_FILE)) {
-                    throw new DirectoryNotEmptyException(l.display());
-                }
-            }
-            return true;
+        List<String> names;
+        try {
+            names = DirectoryLister.names(dir.storage());
         } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
             return false;
         }
+        for (String name : names) {
+            if (!name.equals(DirectoryLister.DIRID_FILE)) {
+                throw new DirectoryNotEmptyException(l.display());
+            }
+        }
+        return true;
     }
 
     /**
@@ -265,12 +268,10 @@ final class TreeWriter {
         if (!requireEmpty(dir, l)) {
             return; // pointer to a missing storage folder: nothing to lose
         }
-        Files.deleteIfExists(dir.storage().resolve(DirectoryLister.DIRID_FILE));
-        Files.delete(dir.storage());
-        try {
-            Files.delete(dir.storage().getParent()); // the two-letter folder, when it held only this one
-        } catch (DirectoryNotEmptyException | NoSuchFileException e) {
-            // shared with other storage folders, or already gone
-        }
+        // Direct unlink and rmdir calls: NIO's delete stats each path first and throws for the shared
+        // two-letter folder. A two-letter folder that is not empty, or gone, is left as it is.
+        FileDeletion.deleteRegularFileIfExists(dir.storage().resolve(DirectoryLister.DIRID_FILE));
+        FolderDeletion.remove(dir.storage());
+        FolderDeletion.removeIfEmpty(dir.storage().getParent());
     }
 }

@@ -21,4 +21,12 @@ public final class FileDeletion {
         }
         Files.delete(file);
     }
+
+    /** {@link #deleteRegularFile}, for a file that may be gone already: false if nothing was there. */
+    public static boolean deleteRegularFileIfExists(Path file) throws IOException {
+        if (file.getFileSystem() == FileSystems.getDefault() && file.toFile().delete()) {
+            return true;
+        }
+        return Files.deleteIfExists(file);
+    }
 }

@@ -32,6 +32,23 @@ class FileDeletionTest {
     }
 
     @Test
+    void ifExistsDeletesAFileAndSaysWhetherOneWasThere() throws IOException {
+        Path f = Files.writeString(tmp.resolve("f"), "x");
+        assertThat(FileDeletion.deleteRegularFileIfExists(f)).isTrue();
+        assertThat(f).doesNotExist();
+        assertThat(FileDeletion.deleteRegularFileIfExists(f)).isFalse();
+        try (FileSystem memory = Jimfs.newFileSystem(Configuration.unix())) {
+            Path g = Files.writeString(memory.getPath("/g"), "y");
+            assertThat(FileDeletion.deleteRegularFileIfExists(g)).isTrue();
+            assertThat(FileDeletion.deleteRegularFileIfExists(g)).isFalse();
+        }
+        Path full = Files.createDirectory(tmp.resolve("full"));
+        Files.writeString(full.resolve("inside"), "z");
+        assertThatThrownBy(() -> FileDeletion.deleteRegularFileIfExists(full)).isInstanceOf(DirectoryNotEmptyException.class);
+        assertThat(full.resolve("inside")).exists();
+    }
+
+    @Test
     void aFailureSaysWhy() throws IOException {
         assertThatThrownBy(() -> FileDeletion.deleteRegularFile(tmp.resolve("missing")))
                 .isInstanceOf(NoSuchFileException.class);

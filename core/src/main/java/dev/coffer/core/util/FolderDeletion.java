@@ -1,0 +1,113 @@
+package dev.coffer.core.util;
+
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import jnr.ffi.LastError;
+import jnr.ffi.Runtime;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.SaveError;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes empty ciphertext folders, and only folders, in one system call: Linux's {@code rmdir(2)},
+ * where NIO's {@code Files.delete} stats the path first (to choose between unlink and rmdir: it
+ * would delete a file that a sync client put at the name) and answers a folder that is not empty
+ * with an exception (a filled-in stack trace per shared two-letter storage folder). A file or link
+ * at the path is refused ({@code NotDirectoryException}) and kept. Where rmdir cannot be asked (not
+ * Linux, not the default file system, a path the platform's charset cannot encode exactly) the path
+ * is looked at first and then deleted with NIO if it is a folder; for any other error of rmdir NIO's
+ * delete of the folder says why, in the JDK's words.
+ */
+public final class FolderDeletion {
+    private static final Logger LOG = LoggerFactory.getLogger(FolderDeletion.class);
+    private static final int ENOENT = 2;
+    private static final int EEXIST = 17;
+    private static final int ENOTDIR = 20;
+    private static final int ENOTEMPTY = 39;
+
+    /** What {@link #removeIfEmpty} found. */
+    public enum Outcome { REMOVED, NOT_EMPTY, ABSENT }
+
+    /** The libc function used. Public only because jnr-ffi implements it. */
+    public interface LibC {
+        @SaveError
+        int rmdir(@In byte[] path);
+    }
+
+    private static final LibC LIBC = LinuxLibC.load(LibC.class, LOG, "Removing folders through the JDK (no rmdir in libc)");
+    private static final Runtime RUNTIME = LIBC == null ? null : Runtime.getRuntime(LIBC);
+
+    private FolderDeletion() {}
+
+    /**
+     * Removes {@code folder} if it is an empty folder; NOT_EMPTY or ABSENT, without an exception,
+     * if it holds something or is not there. A file or link there is refused and kept
+     * ({@code NotDirectoryException}); any other failure throws NIO's exception.
+     */
+    public static Outcome removeIfEmpty(Path folder) throws IOException {
+        byte[] path = nativePath(folder);
+        if (path != null) {
+            if (LIBC.rmdir(path) == 0) {
+                return Outcome.REMOVED;
+            }
+            int errno = LastError.getLastError(RUNTIME);
+            if (errno == ENOTEMPTY || errno == EEXIST) {
+                return Outcome.NOT_EMPTY;
+            }
+            if (errno == ENOENT) {
+                return Outcome.ABSENT;
+            }
+            if (errno == ENOTDIR) {
+                throw new NotDirectoryException(folder.toString());
+            }
+        }
+        try {
+            deleteIfFolder(folder);
+            return Outcome.REMOVED;
+        } catch (DirectoryNotEmptyException e) {
+            return Outcome.NOT_EMPTY;
+        } catch (NoSuchFileException e) {
+            return Outcome.ABSENT;
+        }
+    }
+
+    /**
+     * Removes {@code folder}, expected to be an empty folder, with NIO's exceptions for every failure
+     * ({@code DirectoryNotEmptyException}, {@code NoSuchFileException}, {@code NotDirectoryException}
+     * for a file or link, which is kept).
+     */
+    public static void remove(Path folder) throws IOException {
+        byte[] path = nativePath(folder);
+        if (path != null) {
+            if (LIBC.rmdir(path) == 0) {
+                return;
+            }
+            if (LastError.getLastError(RUNTIME) == ENOTDIR) {
+                throw new NotDirectoryException(folder.toString());
+            }
+        }
+        deleteIfFolder(folder); // says why, in the JDK's words
+    }
+
+    /** Without rmdir, or to say why it failed: NIO's delete, only of a folder. */
+    private static void deleteIfFolder(Path folder) throws IOException {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NotDirectoryException(folder.toString());
+        }
+        Files.delete(folder); // NoSuchFileException if nothing is there
+    }
+
+    private static byte[] nativePath(Path folder) {
+        if (LIBC == null || folder.getFileSystem() != FileSystems.getDefault()) {
+            return null;
+        }
+        return LinuxLibC.nativePath(folder.toString());
+    }
+}
