@@ -12,7 +12,40 @@ final class AttributeMaps {
             "isRegularFile", "isDirectory", "isSymbolicLink", "isOther", "fileKey");
     private static final Set<String> POSIX = Set.of("owner", "group", "permissions");
 
+    /** The names a lookup answers alone: what the entry is, known from its payload (spec 4). */
+    private static final Set<String> TYPE = Set.of("isRegularFile", "isDirectory", "isSymbolicLink", "isOther");
+
     private AttributeMaps() {}
+
+    /**
+     * True if only the entry's type is asked ({@code "basic:isDirectory"}, as the FUSE frontend's rmdir
+     * asks before it deletes): the lookup's answer, with no stat of the storage folder or payload.
+     */
+    static boolean typeOnly(String view, String names, boolean posix) {
+        if (!view.equals("basic") && !(posix && view.equals("posix"))) {
+            return false;
+        }
+        for (String n : names.split(",")) {
+            if (!TYPE.contains(n)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The asked type names of an entry of type {@code kind}. */
+    static Map<String, Object> types(CofferAttributes.Kind kind, String names) {
+        Map<String, Object> picked = new HashMap<>();
+        for (String n : names.split(",")) {
+            picked.put(n, switch (n) {
+                case "isRegularFile" -> kind == CofferAttributes.Kind.FILE;
+                case "isDirectory" -> kind == CofferAttributes.Kind.DIRECTORY;
+                case "isSymbolicLink" -> kind == CofferAttributes.Kind.SYMLINK;
+                default -> false; // isOther: the vault stores no other kind
+            });
+        }
+        return picked;
+    }
 
     /** {@code view:names} split into the view and the requested names. */
     static String[] split(String attributes) {

@@ -323,8 +323,34 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
     public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
         CofferPath p = cast(path);
         String[] viewAndNames = AttributeMaps.split(attributes);
+        CofferFileSystem fs = p.getFileSystem();
+        if (AttributeMaps.typeOnly(viewAndNames[0], viewAndNames[1], fs.store().supportsFileAttributeView("posix"))) {
+            return AttributeMaps.types(kindOf(p, options), viewAndNames[1]);
+        }
         PosixFileAttributes a = (PosixFileAttributes) readAttributes(p, BasicFileAttributes.class, options);
         return AttributeMaps.read(a, viewAndNames[0], viewAndNames[1], p.getFileSystem().store().supportsFileAttributeView("posix"));
+    }
+
+    /** What the entry at {@code p} is, from its lookup alone (no stat of its storage folder or payload). */
+    private static CofferAttributes.Kind kindOf(CofferPath p, LinkOption... options) throws IOException {
+        CofferFileSystem fs = p.getFileSystem();
+        fs.checkOpen();
+        boolean follow = !Arrays.asList(options).contains(LinkOption.NOFOLLOW_LINKS);
+        Located l;
+        try {
+            l = fs.resolver.existingForStat(p, follow);
+        } catch (IOException | RuntimeException e) {
+            fs.failIfClosed(e); // the file system closed under the lookup
+            throw e;
+        }
+        if (l.isRoot()) {
+            return CofferAttributes.Kind.DIRECTORY;
+        }
+        return switch (l.entry().type()) {
+            case FILE -> CofferAttributes.Kind.FILE;
+            case DIRECTORY -> CofferAttributes.Kind.DIRECTORY;
+            case SYMLINK -> CofferAttributes.Kind.SYMLINK;
+        };
     }
 
     @Override

@@ -112,6 +112,31 @@ public abstract class FileSystemContract {
         assertThat(Files.readString(f)).isEqualTo("x");
     }
 
+    /**
+     * The type asked as single attributes ({@code basic:isDirectory}, as FUSE's rmdir asks it; the
+     * vault answers from the lookup alone) agrees with a full read, with and without following a
+     * link; a missing name throws as a full read does.
+     */
+    @Test
+    public void typeAttributesAgreeWithAFullRead() throws IOException {
+        Path r = root();
+        Path folder = Files.createDirectory(r.resolve("folder"));
+        Path file = Files.writeString(r.resolve("file"), "f");
+        Path link = Files.createSymbolicLink(r.resolve("link"), r.getFileSystem().getPath("folder"));
+        for (Path p : List.of(r, folder, file, link)) {
+            for (LinkOption[] options : List.of(new LinkOption[0], new LinkOption[] {LinkOption.NOFOLLOW_LINKS})) {
+                BasicFileAttributes full = Files.readAttributes(p, BasicFileAttributes.class, options);
+                assertThat(Files.getAttribute(p, "basic:isDirectory", options)).as(p + " isDirectory").isEqualTo(full.isDirectory());
+                assertThat(Files.readAttributes(p, "isRegularFile,isSymbolicLink,isOther", options)).as(p.toString())
+                        .containsEntry("isRegularFile", full.isRegularFile()).containsEntry("isSymbolicLink", full.isSymbolicLink())
+                        .containsEntry("isOther", full.isOther()).hasSize(3);
+            }
+        }
+        assertThat(Files.getAttribute(link, "isDirectory", LinkOption.NOFOLLOW_LINKS)).isEqualTo(false);
+        assertThatThrownBy(() -> Files.getAttribute(r.resolve("missing"), "basic:isDirectory", LinkOption.NOFOLLOW_LINKS))
+                .isInstanceOf(NoSuchFileException.class);
+    }
+
     @Test
     public void errorsMatchTheDefaultProvider() throws IOException {
         Path r = root();
