@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -16,14 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes empty ciphertext folders, and only folders, in one system call: Linux's {@code rmdir(2)},
- * where NIO's {@code Files.delete} stats the path first (to choose between unlink and rmdir: it
- * would delete a file that a sync client put at the name) and answers a folder that is not empty
- * with an exception (a filled-in stack trace per shared two-letter storage folder). A file or link
- * at the path is refused ({@code NotDirectoryException}) and kept. Where rmdir cannot be asked (not
- * Linux, not the default file system, a path the platform's charset cannot encode exactly) the path
- * is looked at first and then deleted with NIO if it is a folder; for any other error of rmdir NIO's
- * delete of the folder says why, in the JDK's words.
+ * Removes empty ciphertext folders in one system call: Linux's {@code rmdir(2)}, where NIO's
+ * {@code Files.delete} stats the path first (to choose between unlink and rmdir) and answers a
+ * folder that is not empty with an exception (a filled-in stack trace per shared two-letter storage
+ * folder). rmdir also refuses a file or link at the path ({@code NotDirectoryException}), which NIO's
+ * delete would remove. Where rmdir cannot be asked (not Linux, not the default file system, a path
+ * the platform's charset cannot encode exactly) NIO's delete does it as before, at the same cost as
+ * before; for any other error of rmdir NIO's delete says why, in the JDK's words.
  */
 public final class FolderDeletion {
     private static final Logger LOG = LoggerFactory.getLogger(FolderDeletion.class);
@@ -48,7 +46,7 @@ public final class FolderDeletion {
 
     /**
      * Removes {@code folder} if it is an empty folder; NOT_EMPTY or ABSENT, without an exception,
-     * if it holds something or is not there. A file or link there is refused and kept
+     * if it holds something or is not there. With rmdir, a file or link there is refused and kept
      * ({@code NotDirectoryException}); any other failure throws NIO's exception.
      */
     public static Outcome removeIfEmpty(Path folder) throws IOException {
@@ -69,7 +67,7 @@ public final class FolderDeletion {
             }
         }
         try {
-            deleteIfFolder(folder);
+            Files.delete(folder);
             return Outcome.REMOVED;
         } catch (DirectoryNotEmptyException e) {
             return Outcome.NOT_EMPTY;
@@ -80,8 +78,8 @@ public final class FolderDeletion {
 
     /**
      * Removes {@code folder}, expected to be an empty folder, with NIO's exceptions for every failure
-     * ({@code DirectoryNotEmptyException}, {@code NoSuchFileException}, {@code NotDirectoryException}
-     * for a file or link, which is kept).
+     * ({@code DirectoryNotEmptyException}, {@code NoSuchFileException}; with rmdir {@code
+     * NotDirectoryException} for a file or link, which is kept).
      */
     public static void remove(Path folder) throws IOException {
         byte[] path = nativePath(folder);
@@ -93,15 +91,7 @@ public final class FolderDeletion {
                 throw new NotDirectoryException(folder.toString());
             }
         }
-        deleteIfFolder(folder); // says why, in the JDK's words
-    }
-
-    /** Without rmdir, or to say why it failed: NIO's delete, only of a folder. */
-    private static void deleteIfFolder(Path folder) throws IOException {
-        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NotDirectoryException(folder.toString());
-        }
-        Files.delete(folder); // NoSuchFileException if nothing is there
+        Files.delete(folder); // without rmdir, or to say why it failed
     }
 
     private static byte[] nativePath(Path folder) {
