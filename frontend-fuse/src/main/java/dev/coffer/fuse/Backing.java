@@ -232,6 +232,16 @@ final class Backing {
         return p.equals(root);
     }
 
+    /**
+     * Whether the entry itself is a folder (a final symlink is not followed), asked as the one
+     * attribute {@code basic:isDirectory}: any store answers it, and a vault answers it from the
+     * entry's lookup alone, without the stats of a full attribute read.
+     */
+    boolean isDirectory(Path p) throws IOException {
+        LinkOption[] options = isRoot(p) ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        return Boolean.TRUE.equals(Files.getAttribute(p, "basic:isDirectory", options));
+    }
+
     /** The entry's own attributes (never following a final symlink: the kernel resolves links itself). */
     BasicFileAttributes attributes(Path p) throws IOException {
         // The root is served as a folder even if it is reached through a symlink.

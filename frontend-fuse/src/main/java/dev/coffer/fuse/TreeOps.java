@@ -116,9 +116,14 @@ final class TreeOps {
         }
     }
 
+    /**
+     * Deletes an empty folder, never a file a sync client put under the name since the kernel's
+     * lookup (ENOTDIR): the type is asked first, as one attribute (a vault answers it from the
+     * lookup alone), and a folder that is not empty is refused by the delete (ENOTEMPTY).
+     */
     void rmdir(String path) throws IOException {
         Path p = backing.resolve(path);
-        if (!backing.attributes(p).isDirectory()) {
+        if (!backing.isDirectory(p)) {
             throw new NotDirectoryException(path);
         }
         Files.delete(p);
