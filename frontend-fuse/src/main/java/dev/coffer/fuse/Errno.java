@@ -43,7 +43,6 @@ final class Errno {
 
     static final List<Row> TABLE = List.of(
             new Row(StaleEntryException.class, null, ErrorCodes.ESTALE()),
-            new Row(StaleSizeException.class, null, ErrorCodes.ESTALE()),
             new Row(NoSuchFileException.class, null, ErrorCodes.ENOENT()),
             new Row(FileAlreadyExistsException.class, null, ErrorCodes.EEXIST()),
             new Row(DirectoryNotEmptyException.class, null, ErrorCodes.ENOTEMPTY()),

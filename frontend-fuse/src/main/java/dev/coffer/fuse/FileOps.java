@@ -35,8 +35,6 @@ import ru.serce.jnrfuse.struct.FileStat;
 final class FileOps {
     /** The running system, for what an open of a vanished file answers ({@link StaleEntryException#forOpenOf}). */
     private static final String OS_NAME = System.getProperty("os.name", "");
-    /** Whether the kernel retries an open answered ESTALE after a new lookup (Linux's VFS does). */
-    private static final boolean LINUX = OS_NAME.startsWith("Linux");
     private final Backing backing;
     private final OpenFileTable handles;
     /** How this system spells O_TRUNC, O_APPEND... in the flags FUSE passes. */
@@ -93,8 +91,7 @@ final class FileOps {
 
     /**
      * As {@link #open(String, int)}; {@code pastPageCache} is run if the open must be answered with
-     * direct I/O (the kernel may hold a larger size than the file's, and the open is not asked again:
-     * {@link KernelSizes#verdictForOpen}).
+     * direct I/O (the kernel may hold a larger size than the file's: {@link #checkKernelSize}).
      */
     long open(String path, int flags, Runnable pastPageCache) throws IOException {
         try {
@@ -116,23 +113,14 @@ final class FileOps {
         Set<OpenOption> options = accessOptions(flags);
         boolean writable = options.contains(StandardOpenOption.WRITE);
         if (!flagBits.truncates(flags)) {
-            if (writable && askedAgainBeforeOpening(path)) {
-                throw new StaleSizeException();
-            }
             FileChannel ch = FileChannel.open(backing.resolve(path), options);
-            KernelSizes.Verdict verdict;
+            long fh = handles.add(ch, writable, path);
             try {
-                verdict = writable ? kernelSizes.verdict(path, ch.size()) : kernelSizeVerdict(path, ch);
+                checkKernelSize(path, ch, pastPageCache);
             } catch (IOException | RuntimeException e) {
-                closeUnused(ch);
+                handles.release(fh);
                 throw e;
             }
-            if (verdict == KernelSizes.Verdict.ASK_AGAIN) {
-                closeUnused(ch); // read-only: its close reports nothing
-                throw new StaleSizeException();
-            }
-            long fh = handles.add(ch, writable, path);
-            answerKernelSize(verdict, pastPageCache);
             return fh;
         }
         changes.begin();
@@ -355,40 +343,8 @@ final class FileOps {
      * end. Direct I/O costs such an open the page cache and read-ahead (and a shared mmap of it fails);
      * the larger size stays kept until it expires, so every open of the name until then goes so.
      */
-    /**
-     * What a read-only open of {@code path} on {@code opened} tells the kernel of its size; ASK_AGAIN
-     * means answer ESTALE: the kernel looks the name up again (its size made current, the pages past
-     * it dropped) and retries, and the retry keeps the page cache, which direct I/O would have cost it
-     * (a shared mmap fails with ENODEV on a direct open). Linux alone retries after ESTALE.
-     */
-    private KernelSizes.Verdict kernelSizeVerdict(String path, FileChannel opened) throws IOException {
-        return kernelSizes.verdictForOpen(path, opened.size(), LINUX ? WorkerRequest.requester() : 0, WorkerRequest.unique());
-    }
-
-    /**
-     * For a writable open: whether it is to be answered ESTALE, decided from a stat before any channel
-     * is opened, since a writable channel closed unused would take a lost earlier write's report at
-     * its flush (the file's next change takes it) from the program it belongs to: the retried open's
-     * channel, made after that, would not be told. One stat more for a writable open that does not
-     * truncate; the channel's own size then gets the plain verdict (a retry let through has reset the
-     * name's notes).
-     */
-    private boolean askedAgainBeforeOpening(String path) throws IOException {
-        if (!LINUX) {
-            return false;
-        }
-        long size;
-        try {
-            size = backing.attributes(backing.resolve(path)).size();
-        } catch (NoSuchFileException e) {
-            return false; // the open says so
-        }
-        return kernelSizes.verdictForOpen(path, size, WorkerRequest.requester(), WorkerRequest.unique())
-                == KernelSizes.Verdict.ASK_AGAIN;
-    }
-
-    /** Tells the kernel what an open let through needs of its size: nothing, a new stat, or no page cache. */
-    private static void answerKernelSize(KernelSizes.Verdict verdict, Runnable pastPageCache) {
+    private void checkKernelSize(String path, FileChannel opened, Runnable pastPageCache) throws IOException {
+        KernelSizes.Verdict verdict = kernelSizes.verdict(path, opened.size());
         if (verdict == KernelSizes.Verdict.CURRENT) {
             return;
         }
@@ -396,15 +352,6 @@ final class FileOps {
         WorkerRequest.dropCachedAttributes();
         if (verdict == KernelSizes.Verdict.SHRUNK) {
             pastPageCache.run();
-        }
-    }
-
-    /** Closes a channel an open made but does not hand out (read-only, or one whose size could not be read). */
-    private static void closeUnused(FileChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException e) {
-            LostWrites.noticed(e);
         }
     }
 

@@ -136,8 +136,7 @@ public class FuseAdapter extends FuseStubFS {
     /** Notes the size a file's attributes give the kernel ({@link KernelSizes}). */
     private void noteSize(String path, FileStat stat) {
         if ((stat.st_mode.intValue() & FileStat.S_IFMT) == FileStat.S_IFREG) {
-            files.kernelSizes().noted(path, stat.st_size.longValue(), WorkerRequest.unique(), WorkerRequest.requester(),
-                    WorkerRequest.isLookup());
+            files.kernelSizes().noted(path, stat.st_size.longValue());
         }
     }
 
@@ -230,6 +229,7 @@ public class FuseAdapter extends FuseStubFS {
         return Calls.run("rename", () -> {
             tree.rename(from, to);
             files.kernelSizes().moved(from, to);
+            handles.renamed(from, to); // their writes and truncates change the new name's notes
             return 0;
         });
     }

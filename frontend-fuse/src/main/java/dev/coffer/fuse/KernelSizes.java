@@ -24,16 +24,17 @@ import java.util.function.LongSupplier;
  * which would keep every open off the page cache meanwhile). Changes through the mount: a write
  * keeps the largest size the kernel may hold ({@link #wrote}); an O_TRUNC open and a truncate leave
  * only the size the kernel sets or is answered; a folder's rename moves its files' notes.
- *
- * <p>An open that finds the kernel's size may be larger than the file's is answered ESTALE first
- * ({@link #verdictForOpen}): the kernel looks the name up again and retries, and the retry, where
- * that lookup gave the kernel the file's size, keeps the page cache.
  */
 final class KernelSizes {
     /** Names noted at most (some 20 MiB of paths and records): ls -lR of a 36,000-file tree stays far below. */
     static final int CAPACITY = 100_000;
     /** Distinct sizes kept per name; a name given more within the cache time may be stale until it ends. */
     static final int SIZES = 4;
+    /**
+     * Notes at most that a folder's rename scans to move its files' notes (some 0.5 ms; 90,000 took
+     * 4.8 ms in session 39's review); above, its files are only stale for the cache time.
+     */
+    static final int MOVED_SCAN_LIMIT = 10_000;
     private static final long SWEEP_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Beyond the kernel's cache time: the note is made a little before the answer reaches the kernel. */
     private static final long MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -45,13 +46,7 @@ final class KernelSizes {
         /** The kernel may hold another size: it must ask again. */
         STALE,
         /** As STALE, and the kernel may hold a larger size: its read-ahead of that size must not run. */
-        SHRUNK,
-        /**
-         * As SHRUNK, and the open can be answered ESTALE: the kernel then looks the name up again (a
-         * fresh size, the old pages dropped) and retries the open once, which finds the kernel's size
-         * current ({@link #verdictForOpen}).
-         */
-        ASK_AGAIN
+        SHRUNK
     }
 
     /**
@@ -60,30 +55,7 @@ final class KernelSizes {
      */
     private record Noted(long[] sizes, long[] at, long lostUntil, long lostMax) {}
 
-    /**
-     * An OPEN of {@code path} by {@code requester}, request number {@code unique}, found a file of
-     * {@code size} and was answered ESTALE at {@code at}; what the answers since tell of the lookup
-     * the kernel makes before it retries. Only answers to requests queued after that open count: the
-     * kernel discards an answer to a request it made before it took a later one's attributes, so the
-     * retried lookup's answer (or a later request's) is the size it holds.
-     */
-    private record Revalidation(String path, long unique, long size, long at, boolean lookedUp, boolean spoiled) {
-        Revalidation seen(long answered, long answeredSize, boolean ownLookup) {
-            if (answered <= unique) {
-                return this;
-            }
-            return new Revalidation(path, unique, size, at, lookedUp || ownLookup, spoiled || answeredSize != size);
-        }
-
-        /** The requester's lookup since gave the kernel {@code size}, the file's now, and no later answer another. */
-        boolean confirms(String openedPath, long openedSize) {
-            return path.equals(openedPath) && lookedUp && !spoiled && size == openedSize;
-        }
-    }
-
     private final ConcurrentHashMap<String, Noted> notes = new ConcurrentHashMap<>();
-    /** Per requester (a thread) whose OPEN was answered ESTALE: its retry is not asked again. */
-    private final ConcurrentHashMap<Long, Revalidation> askedAgain = new ConcurrentHashMap<>();
     private final LongSupplier clock;
     private final int capacity;
     private volatile long keptNanos;
@@ -112,23 +84,11 @@ final class KernelSizes {
 
     /** The kernel is given {@code size} for the file at {@code path}. */
     void noted(String path, long size) {
-        noted(path, size, 0, 0, false);
-    }
-
-    /**
-     * As {@link #noted(String, long)}, in the answer to request number {@code unique} from {@code
-     * requester}, which is the kernel's LOOKUP of the name if {@code lookup}.
-     */
-    void noted(String path, long size, long unique, long requester, boolean lookup) {
         long now = clock.getAsLong();
         notes.compute(path, (p, old) -> with(old, size, now));
-        if (!askedAgain.isEmpty()) {
-            askedAgain.replaceAll((who, r) -> r.path.equals(path) ? r.seen(unique, size, lookup && who == requester) : r);
-        }
         long due = nextSweep.get();
         if (now - due >= 0 && nextSweep.compareAndSet(due, now + SWEEP_EVERY_NANOS)) {
             notes.values().removeIf(n -> expired(n, now));
-            askedAgain.values().removeIf(r -> now - r.at >= keptNanos); // a retry comes at once; bounds what is kept
         }
         if (notes.mappingCount() > capacity) {
             uncertain(now);
@@ -205,57 +165,8 @@ final class KernelSizes {
     }
 
     /**
-     * What an OPEN of {@code path} by {@code requester} (its request number {@code unique}; both 0 if
-     * unknown), which got a file of {@code size}, should tell the kernel. As {@link #verdict}, but a
-     * SHRUNK open is first answered ASK_AGAIN (ESTALE): the kernel's retry, after its lookup of the
-     * name, is then CURRENT where that lookup gave the kernel the file's size (the notes are reset to
-     * it), and otherwise gets the plain verdict, never ASK_AGAIN twice (the kernel retries once).
-     */
-    Verdict verdictForOpen(String path, long size, long requester, long unique) {
-        if (requester != 0) {
-            Revalidation asked = askedAgain.remove(requester);
-            if (asked != null) {
-                if (asked.confirms(path, size)) {
-                    long now = clock.getAsLong();
-                    notes.compute(path, (p, old) -> settled(old, size, asked.at, now));
-                    return Verdict.CURRENT;
-                }
-                return verdict(path, size);
-            }
-        }
-        Verdict verdict = verdict(path, size);
-        if (verdict == Verdict.SHRUNK && requester != 0 && unique != 0) {
-            askedAgain.put(requester, new Revalidation(path, unique, size, clock.getAsLong(), false, false));
-            return Verdict.ASK_AGAIN;
-        }
-        return verdict;
-    }
-
-    /**
-     * The notes of a name whose size the kernel took from a lookup after {@code since}: {@code size},
-     * and any other size noted since (an answer racing this one, kept to be safe); the sizes from
-     * before, which the kernel discarded, are dropped.
-     */
-    private static Noted settled(Noted old, long size, long since, long now) {
-        long[] sizes = new long[SIZES];
-        long[] at = new long[SIZES];
-        int n = 0;
-        sizes[n] = size;
-        at[n++] = now;
-        if (old != null) {
-            for (int i = 0; i < old.sizes.length && n < SIZES; i++) {
-                if (old.sizes[i] != size && old.at[i] - since >= 0) {
-                    sizes[n] = old.sizes[i];
-                    at[n++] = old.at[i];
-                }
-            }
-        }
-        return new Noted(java.util.Arrays.copyOf(sizes, n), java.util.Arrays.copyOf(at, n), 0, -1);
-    }
-
-    /**
      * After a rename through the mount: the kernel's entry, with its sizes, now has the name {@code
-     * to}; a folder's files' sizes move with it.
+     * to}; a folder's files' sizes move with it where few names are noted.
      */
     void moved(String from, String to) {
         Noted n = notes.remove(from);
@@ -267,6 +178,9 @@ final class KernelSizes {
         // A folder, most likely: the kernel keeps its files' nodes and sizes under the new names. An
         // answer noted under an old name while this runs is lost, so names without a note may be stale.
         uncertain(clock.getAsLong());
+        if (notes.mappingCount() > MOVED_SCAN_LIMIT) {
+            return; // a scan of every note per folder rename would cost milliseconds: stale is enough
+        }
         String fromPrefix = from + "/";
         for (String key : notes.keySet()) {
             if (key.startsWith(fromPrefix)) {

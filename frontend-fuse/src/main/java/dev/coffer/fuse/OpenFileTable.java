@@ -49,7 +49,24 @@ final class OpenFileTable {
         return fh;
     }
 
-    /** The name writable handle {@code fh} was opened by (not followed through renames); null if none is kept. */
+    /**
+     * A rename through the mount: writable handles at {@code from}, or under it (a folder), write at
+     * the new name, so that their writes and truncates change that name's notes ({@link KernelSizes}).
+     * Before session 39 they did not follow: an open, write, rename and ftruncate cycle left the new
+     * name's larger size noted, and its next open went direct.
+     */
+    void renamed(String from, String to) {
+        String under = from + "/";
+        handles.replaceAll((fh, h) -> {
+            String at = h.writesAt();
+            if (at == null || !(at.equals(from) || at.startsWith(under))) {
+                return h;
+            }
+            return new Handle(h.channel(), h.writable(), h.kept(), to + at.substring(from.length()));
+        });
+    }
+
+    /** The name writable handle {@code fh} was opened by, followed through renames; null if none is kept. */
     String writesAt(long fh) {
         Handle h = handles.get(fh);
         return h == null ? null : h.writesAt();

@@ -44,7 +44,6 @@ final class SessionLoop {
     private static final int FUSE_IN_HEADER = 40;
     private static final int NODEID_OFFSET = 16;
     private static final int PID_OFFSET = 32;
-    private static final int UNIQUE_OFFSET = 8;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
 
@@ -230,7 +229,7 @@ final class SessionLoop {
             }
             boolean hasHeader = inMemory && res >= FUSE_IN_HEADER;
             long nodeid = hasHeader ? memory.getLong(NODEID_OFFSET) : 0;
-            request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0, nodeid, opcode, hasHeader ? memory.getLong(UNIQUE_OFFSET) : 0);
+            request.start(hasHeader ? memory.getInt(PID_OFFSET) : 0, nodeid);
             if (readdirPlus != null && opcode == ReaddirPlus.FUSE_READDIRPLUS) {
                 readdirPlus.answer(memory, res); // libfuse 2 does not know it
             } else {

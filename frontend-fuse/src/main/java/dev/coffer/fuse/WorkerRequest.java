@@ -27,12 +27,8 @@ final class WorkerRequest {
         int drop(long nodeid);
     }
 
-    /** FUSE_LOOKUP's opcode: a request that gives the kernel a name's node and attributes. */
-    static final int FUSE_LOOKUP = 1;
     private long requester;
     private long nodeid;
-    private int opcode;
-    private long unique;
     private boolean lostWriteNoted;
     private AttributeDrop attributeDrop; // null where libfuse's notifications are not bound
 
@@ -50,27 +46,12 @@ final class WorkerRequest {
 
     /**
      * A new request about node {@code nodeid} (0 if none), sent by {@code requester} (FUSE's pid: the
-     * sending thread's ID), is being answered; {@code opcode} and {@code unique} are its header's (the
-     * kernel numbers requests in the order it queues them; 0 if unknown).
+     * sending thread's ID), is being answered.
      */
-    void start(long requester, long nodeid, int opcode, long unique) {
+    void start(long requester, long nodeid) {
         this.requester = requester;
         this.nodeid = nodeid;
-        this.opcode = opcode;
-        this.unique = unique;
         this.lostWriteNoted = false;
-    }
-
-    /** The kernel's number of the request this thread is answering: later-queued ones have larger numbers; 0 off a worker. */
-    static long unique() {
-        WorkerRequest request = WORKER.get();
-        return request == null ? 0 : request.unique;
-    }
-
-    /** Whether the request this thread is answering is the kernel's own LOOKUP of a name (not a listing's). */
-    static boolean isLookup() {
-        WorkerRequest request = WORKER.get();
-        return request != null && request.opcode == FUSE_LOOKUP;
     }
 
     /**

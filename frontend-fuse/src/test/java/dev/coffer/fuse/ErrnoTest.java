@@ -37,7 +37,6 @@ class ErrnoTest {
     private static Map<Throwable, Integer> examples() {
         Map<Throwable, Integer> m = new LinkedHashMap<>();
         m.put(new StaleEntryException(new NoSuchFileException("/a")), ErrorCodes.ESTALE());
-        m.put(new StaleSizeException(), ErrorCodes.ESTALE());
         m.put(new NoSuchFileException("/a"), ErrorCodes.ENOENT());
         m.put(new FileAlreadyExistsException("/a"), ErrorCodes.EEXIST());
         m.put(new DirectoryNotEmptyException("/a"), ErrorCodes.ENOTEMPTY());

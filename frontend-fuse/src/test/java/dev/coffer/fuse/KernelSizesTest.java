@@ -1,6 +1,5 @@
 package dev.coffer.fuse;
 
-import static dev.coffer.fuse.KernelSizes.Verdict.ASK_AGAIN;
 import static dev.coffer.fuse.KernelSizes.Verdict.CURRENT;
 import static dev.coffer.fuse.KernelSizes.Verdict.SHRUNK;
 import static dev.coffer.fuse.KernelSizes.Verdict.STALE;
@@ -118,78 +117,16 @@ class KernelSizesTest {
         assertThat(sizes.verdict("/dir/f", 100)).as("nothing left under the old name").isEqualTo(CURRENT);
     }
 
+    /** Past the scan's limit a folder's rename moves nothing: its files are stale for the cache time, not shrunk. */
     @Test
-    void aShrunkOpenIsAskedAgainOnceAndItsRetryAfterItsOwnLookupIsCurrent() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        seconds(1);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 70, 22, 7, true); // the kernel's lookup before its retry
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(CURRENT);
-        assertThat(sizes.verdictForOpen("/a", 70, 9, 30)).as("the notes were reset: another program's open").isEqualTo(CURRENT);
-        assertThat(sizes.verdict("/a", 70)).isEqualTo(CURRENT);
-    }
-
-    @Test
-    void aRetryWithoutItsOwnLookupGetsThePlainVerdictNeverAskedAgain() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 70, 22, 8, true); // another thread's lookup
-        sizes.noted("/a", 70, 23, 7, false); // a getattr, not a lookup
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(SHRUNK);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 26)).as("a new open of the thread's may be asked again").isEqualTo(ASK_AGAIN);
-    }
-
-    @Test
-    void aLaterAnswerOfAnotherSizeSpoilsTheRetry() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 70, 22, 7, true);
-        sizes.noted("/a", 900, 23, 8, false); // queued after the open: the kernel may take it
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(SHRUNK);
-    }
-
-    /** Answers to requests queued before the open: the kernel discards them once it took the retry's lookup. */
-    @Test
-    void answersToRequestsQueuedBeforeTheOpenDoNotCount() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 1000, 15, 8, false); // a slow getattr, read before the sync
-        sizes.noted("/a", 70, 12, 7, true); // not the retry's: queued before the open
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).as("no lookup after the open").isEqualTo(SHRUNK);
-    }
-
-    @Test
-    void aRetryThatFindsAnotherSizeOrNameIsNotCurrent() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 60, 22, 7, true);
-        assertThat(sizes.verdictForOpen("/a", 50, 7, 24)).as("synced again since its lookup").isEqualTo(SHRUNK);
-        sizes.noted("/b", 1000, 30, 7, false);
-        assertThat(sizes.verdictForOpen("/b", 70, 7, 40)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/b", 70, 42, 7, true);
-        assertThat(sizes.verdictForOpen("/c", 70, 7, 44)).as("the retry opens another name").isEqualTo(CURRENT);
-        assertThat(sizes.verdictForOpen("/b", 70, 7, 46)).as("the request for /b was spent").isEqualTo(ASK_AGAIN);
-    }
-
-    /** An answer of another size noted since the ESTALE, even one the kernel discards, is kept: to be safe. */
-    @Test
-    void aSettledNameKeepsOtherSizesNotedSinceItWasAskedAgain() {
-        sizes.noted("/a", 1000, 10, 7, false);
-        seconds(1);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 20)).isEqualTo(ASK_AGAIN);
-        sizes.noted("/a", 900, 15, 8, false);
-        sizes.noted("/a", 70, 22, 7, true);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 24)).isEqualTo(CURRENT);
-        assertThat(sizes.verdict("/a", 70)).isEqualTo(SHRUNK);
-    }
-
-    /** Off a worker (no requester or request number), or where no retry follows ESTALE, the open goes direct. */
-    @Test
-    void withoutARequesterAShrunkOpenIsNotAskedAgain() {
-        sizes.noted("/a", 1000);
-        assertThat(sizes.verdictForOpen("/a", 70, 0, 20)).isEqualTo(SHRUNK);
-        assertThat(sizes.verdictForOpen("/a", 70, 7, 0)).isEqualTo(SHRUNK);
-        assertThat(sizes.verdictForOpen("/a", 2000, 7, 20)).as("grown: only stale").isEqualTo(STALE);
+    void withManyNotesAFoldersRenameLeavesItsFilesStaleOnly() {
+        KernelSizes many = new KernelSizes(10, () -> now, KernelSizes.CAPACITY);
+        for (int i = 0; i <= KernelSizes.MOVED_SCAN_LIMIT; i++) {
+            many.noted("/other/" + i, 1);
+        }
+        many.noted("/dir/f", 500);
+        many.moved("/dir", "/new");
+        assertThat(many.verdict("/new/f", 100)).isEqualTo(STALE);
     }
 
     @Test
