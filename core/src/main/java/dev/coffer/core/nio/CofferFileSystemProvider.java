@@ -344,11 +344,17 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
             throw e;
         }
         if (l.isRoot()) {
-            return CofferAttributes.Kind.DIRECTORY;
+            return fs.attributes.read(l).kind(); // one stat; a missing root storage folder throws, as a full read does
         }
         return switch (l.entry().type()) {
             case FILE -> CofferAttributes.Kind.FILE;
-            case DIRECTORY -> CofferAttributes.Kind.DIRECTORY;
+            case DIRECTORY -> {
+                // As a full read: a folder not cached by path has its dir.c9r read (a damaged pointer throws).
+                if (fs.mapper.cachedDirectory(l.path().nfcNames()) == null) {
+                    fs.mapper.open(l.entry(), l.display());
+                }
+                yield CofferAttributes.Kind.DIRECTORY;
+            }
             case SYMLINK -> CofferAttributes.Kind.SYMLINK;
         };
     }
