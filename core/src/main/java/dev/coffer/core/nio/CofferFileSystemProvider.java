@@ -331,32 +331,34 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         return AttributeMaps.read(a, viewAndNames[0], viewAndNames[1], p.getFileSystem().store().supportsFileAttributeView("posix"));
     }
 
-    /** What the entry at {@code p} is, from its lookup alone (no stat of its storage folder or payload). */
+    /**
+     * What the entry at {@code p} is, from its lookup (no stat of its storage folder or payload),
+     * answered as a full read would: the root's storage folder is statted, and a folder not cached
+     * by path has its {@code dir.c9r} read (a damaged pointer throws).
+     */
     private static CofferAttributes.Kind kindOf(CofferPath p, LinkOption... options) throws IOException {
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
         boolean follow = !Arrays.asList(options).contains(LinkOption.NOFOLLOW_LINKS);
-        Located l;
         try {
-            l = fs.resolver.existingForStat(p, follow);
+            Located l = fs.resolver.existingForStat(p, follow);
+            if (l.isRoot()) {
+                return fs.attributes.read(l).kind();
+            }
+            return switch (l.entry().type()) {
+                case FILE -> CofferAttributes.Kind.FILE;
+                case DIRECTORY -> {
+                    if (fs.mapper.cachedDirectory(l.path().nfcNames()) == null) {
+                        fs.mapper.open(l.entry(), l.display());
+                    }
+                    yield CofferAttributes.Kind.DIRECTORY;
+                }
+                case SYMLINK -> CofferAttributes.Kind.SYMLINK;
+            };
         } catch (IOException | RuntimeException e) {
             fs.failIfClosed(e); // the file system closed under the lookup
             throw e;
         }
-        if (l.isRoot()) {
-            return fs.attributes.read(l).kind(); // one stat; a missing root storage folder throws, as a full read does
-        }
-        return switch (l.entry().type()) {
-            case FILE -> CofferAttributes.Kind.FILE;
-            case DIRECTORY -> {
-                // As a full read: a folder not cached by path has its dir.c9r read (a damaged pointer throws).
-                if (fs.mapper.cachedDirectory(l.path().nfcNames()) == null) {
-                    fs.mapper.open(l.entry(), l.display());
-                }
-                yield CofferAttributes.Kind.DIRECTORY;
-            }
-            case SYMLINK -> CofferAttributes.Kind.SYMLINK;
-        };
     }
 
     @Override
