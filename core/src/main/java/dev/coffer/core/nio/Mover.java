@@ -287,7 +287,7 @@ final class Mover {
 
     private ReplacedEntry setAside(Located dst) throws IOException {
         try {
-            return ReplacedEntry.setAside(dst, mapper, openFiles);
+            return ReplacedEntry.setAside(dst, mapper, openFiles, writer.keys());
         } catch (DirectoryNotEmptyException e) {
             throw new DirectoryNotEmptyException(dst.display());
         }

@@ -1,5 +1,6 @@
 package dev.coffer.core.nio;
 
+import dev.coffer.core.content.ContentKeys;
 import dev.coffer.core.names.CiphertextDirectory;
 import dev.coffer.core.names.Entry;
 import dev.coffer.core.names.EntryType;
@@ -30,9 +31,10 @@ final class ReplacedEntry {
     private final CiphertextDirectory folder; // the replaced folder's storage, or null
     private final PathMapper mapper;
     private final OpenFiles openFiles;
+    private final ContentKeys keys; // a replaced folder's dirid.c9r is restored with them if its delete is refused
 
     private ReplacedEntry(Entry original, Path holder, Located where, CiphertextDirectory folder, PathMapper mapper,
-            OpenFiles openFiles) {
+            OpenFiles openFiles, ContentKeys keys) {
         this.original = original;
         this.holder = holder;
         this.aside = new Entry(original.parent(), original.name(), original.type(),
@@ -41,10 +43,11 @@ final class ReplacedEntry {
         this.folder = folder;
         this.mapper = mapper;
         this.openFiles = openFiles;
+        this.keys = keys;
     }
 
     /** Sets {@code target}'s entry aside; a folder must be empty (else nothing changes). */
-    static ReplacedEntry setAside(Located target, PathMapper mapper, OpenFiles openFiles) throws IOException {
+    static ReplacedEntry setAside(Located target, PathMapper mapper, OpenFiles openFiles, ContentKeys keys) throws IOException {
         Entry e = target.entry();
         CiphertextDirectory folder = null;
         if (e.type() == EntryType.DIRECTORY) {
@@ -52,7 +55,7 @@ final class ReplacedEntry {
             TreeWriter.requireEmpty(folder, target);
         }
         Path holder = Files.createDirectory(e.entryPath().resolveSibling(AtomicFiles.tempName()));
-        ReplacedEntry r = new ReplacedEntry(e, holder, target, folder, mapper, openFiles);
+        ReplacedEntry r = new ReplacedEntry(e, holder, target, folder, mapper, openFiles, keys);
         try {
             r.rename(e, r.aside);
         } catch (IOException | RuntimeException failure) {
@@ -89,7 +92,7 @@ final class ReplacedEntry {
     void discard() {
         try {
             if (folder != null) {
-                TreeWriter.deleteStorage(folder, where); // first: a file created in it meanwhile keeps its pointer
+                TreeWriter.deleteStorage(folder, where, keys); // first: a file created in it meanwhile keeps its pointer
             }
             if (aside.type() == EntryType.FILE) {
                 openFiles.exclusively(() -> {

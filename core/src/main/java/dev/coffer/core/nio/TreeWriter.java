@@ -206,7 +206,7 @@ final class TreeWriter {
             throw new NoSuchFileException(l.display());
         }
         if (e.type() == EntryType.DIRECTORY) {
-            deleteStorage(mapper.open(e, l.display()), l);
+            deleteStorage(mapper.open(e, l.display()), l, keys);
         }
         if (e.type() == EntryType.FILE) {
             // Together, so that no open registers the file in between (it would be forgotten with the deleted one).
@@ -263,15 +263,40 @@ final class TreeWriter {
         }
     }
 
-    /** Deletes an empty folder's storage; anything but {@code dirid.c9r} in it (even foreign files) means not empty. */
-    static void deleteStorage(CiphertextDirectory dir, Located l) throws IOException {
+    /**
+     * Deletes an empty folder's storage; anything but {@code dirid.c9r} in it (even foreign files) means
+     * not empty. A file that arrives between the listing and the rmdir (a sync client) refuses the
+     * delete too, and the folder, which stays, gets its {@code dirid.c9r} back (spec 4: every storage
+     * folder holds one, for repair tools).
+     */
+    static void deleteStorage(CiphertextDirectory dir, Located l, ContentKeys keys) throws IOException {
         if (!requireEmpty(dir, l)) {
             return; // pointer to a missing storage folder: nothing to lose
         }
         // Direct unlink and rmdir calls: NIO's delete stats each path first and throws for the shared
         // two-letter folder. A two-letter folder that is not empty, or gone, is left as it is.
-        FileDeletion.deleteRegularFileIfExists(dir.storage().resolve(DirectoryLister.DIRID_FILE));
-        FolderDeletion.remove(dir.storage());
+        Path dirIdFile = dir.storage().resolve(DirectoryLister.DIRID_FILE);
+        boolean hadDirId = FileDeletion.deleteRegularFileIfExists(dirIdFile);
+        try {
+            FolderDeletion.remove(dir.storage());
+        } catch (DirectoryNotEmptyException arrived) {
+            DirectoryNotEmptyException refused = new DirectoryNotEmptyException(l.display());
+            if (hadDirId) {
+                try {
+                    AtomicFiles.writeNew(dirIdFile, keys.encryptSmall(dir.dirId().getBytes(StandardCharsets.US_ASCII)));
+                } catch (FileAlreadyExistsException delivered) {
+                    // the sync client brought one too
+                } catch (IOException notRestored) {
+                    refused.addSuppressed(notRestored);
+                }
+            }
+            throw refused;
+        }
         FolderDeletion.removeIfEmpty(dir.storage().getParent());
+    }
+
+    /** The keys that encrypt {@code dirid.c9r} (a replaced folder's storage is deleted with them). */
+    ContentKeys keys() {
+        return keys;
     }
 }

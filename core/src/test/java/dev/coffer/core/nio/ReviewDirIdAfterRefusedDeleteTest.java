@@ -1,0 +1,76 @@
+package dev.coffer.core.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review reproducer (a race, pre-existing): a file a sync client delivers into a folder's storage
+ * folder after the delete's listing refuses the delete (ENOTEMPTY), but the folder has lost its
+ * dirid.c9r, which was unlinked before the storage folder's rmdir.
+ */
+class ReviewDirIdAfterRefusedDeleteTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRefusedDeleteKeepsTheFoldersDirId() throws Exception {
+        Path vault = tmp.resolve("v");
+        int refused = 0;
+        int lost = 0;
+        try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            for (int round = 0; round < 300 && lost == 0; round++) {
+                Set<Path> before = storageFolders(vault);
+                Path folder = Files.createDirectory(fs.getPath("/f" + round));
+                Set<Path> made = storageFolders(vault);
+                made.removeAll(before);
+                Path storage = made.iterator().next();
+                Path dirId = storage.resolve("dirid.c9r");
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread sync = new Thread(() -> {
+                    while (!stop.get()) {
+                        if (!Files.exists(dirId)) {
+                            try {
+                                Files.writeString(storage.resolve("late.tmp"), "delivered");
+                            } catch (IOException e) {
+                                // the storage folder is gone: too late
+                            }
+                            return;
+                        }
+                    }
+                });
+                sync.start();
+                try {
+                    Files.delete(folder);
+                } catch (DirectoryNotEmptyException e) {
+                    refused++;
+                    assertThat(Files.isDirectory(folder)).as("a refused delete keeps the folder").isTrue();
+                    if (!Files.exists(dirId)) {
+                        lost++;
+                    }
+                } finally {
+                    stop.set(true);
+                    sync.join();
+                }
+            }
+        }
+        System.out.println("refused " + refused + ", lost dirid.c9r " + lost);
+        assertThat(lost).as("folders whose delete was refused but lost their dirid.c9r (of %d refused)", refused).isZero();
+    }
+
+    private static Set<Path> storageFolders(Path vault) throws IOException {
+        try (Stream<Path> s = Files.walk(vault.resolve("d"), 2)) {
+            return s.filter(p -> vault.resolve("d").relativize(p).getNameCount() == 2).collect(Collectors.toCollection(HashSet::new));
+        }
+    }
+}
