@@ -133,10 +133,21 @@ public class FuseAdapter extends FuseStubFS {
         });
     }
 
-    /** Notes the size a file's attributes give the kernel ({@link KernelSizes}). */
+    /** The sizes the kernel was given (tests). */
+    KernelSizes kernelSizes() {
+        return files.kernelSizes();
+    }
+
+    /**
+     * Notes the size a file's attributes give the kernel ({@link KernelSizes}); a name that is no file
+     * now (a sync client made it a folder) has its notes dropped, so that a later rename of the
+     * folder moves its own files' notes instead of taking it for a file's.
+     */
     private void noteSize(String path, FileStat stat) {
         if ((stat.st_mode.intValue() & FileStat.S_IFMT) == FileStat.S_IFREG) {
             files.kernelSizes().noted(path, stat.st_size.longValue());
+        } else {
+            files.kernelSizes().forget(path);
         }
     }
 

@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Review reproducers: basic:isDirectory answers as a full read does (a damaged pointer, a missing root storage folder). */
-class ReviewTypeShortcutTest {
+/** basic:isDirectory, answered from the lookup, says what a full read says (a damaged pointer, a missing root storage folder). */
+class TypeAttributeShortcutTest {
     private static final String PASS = "pass phrase";
 
     @TempDir

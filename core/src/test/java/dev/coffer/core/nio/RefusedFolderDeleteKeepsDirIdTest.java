@@ -15,11 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review reproducer (a race, pre-existing): a file a sync client delivers into a folder's storage
- * folder after the delete's listing refuses the delete (ENOTEMPTY), but the folder has lost its
- * dirid.c9r, which was unlinked before the storage folder's rmdir.
+ * A file a sync client delivers into a folder's storage folder after the delete's listing refuses the
+ * delete (ENOTEMPTY); the folder stays with its dirid.c9r, which the delete unlinked before the
+ * storage folder's rmdir and writes back (before session 39's review it was lost). A second thread
+ * plays the sync client, delivering a file the moment dirid.c9r is gone.
  */
-class ReviewDirIdAfterRefusedDeleteTest {
+class RefusedFolderDeleteKeepsDirIdTest {
     @TempDir
     Path tmp;
 
@@ -64,7 +65,7 @@ class ReviewDirIdAfterRefusedDeleteTest {
                 }
             }
         }
-        System.out.println("refused " + refused + ", lost dirid.c9r " + lost);
+        assertThat(refused).as("deletes refused by the delivered file (the race this test is about)").isPositive();
         assertThat(lost).as("folders whose delete was refused but lost their dirid.c9r (of %d refused)", refused).isZero();
     }
 
