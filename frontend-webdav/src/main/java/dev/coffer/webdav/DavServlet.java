@@ -46,6 +46,8 @@ final class DavServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DavServlet.class);
     static final int MAX_XML_BODY = 1 << 20;
+    /** The most of a failed upload's body read and dropped so that its client hears the status (a second or so locally). */
+    static final long MAX_DISCARDED_UPLOAD = 256L << 20;
     private static final Set<String> METHODS = Set.of("OPTIONS", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
             "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK");
 
@@ -121,6 +123,9 @@ final class DavServlet extends HttpServlet {
             LOG.debug("{} failed: {}", method, e.getClass().getName());
             if (!resp.isCommitted()) {
                 resp.reset();
+                if ("PUT".equals(method)) {
+                    discardUpload(req, resp);
+                }
                 bare(resp, statusFor(e));
             } else {
                 // The status is sent; Jetty aborts the response. Quietly: Jetty logs any other failure
@@ -250,6 +255,30 @@ final class DavServlet extends HttpServlet {
                 left -= n;
             }
             if (left == 0 && in.read() >= 0) {
+                resp.setHeader("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            resp.setHeader("Connection", "close");
+        }
+    }
+
+    /**
+     * After an upload failed part way (a disk that filled during a chunked PUT): reads and drops the
+     * rest of its body, up to {@link #MAX_DISCARDED_UPLOAD}, so that a client that sends the whole body
+     * before it reads the answer (Java's HTTP client, WebDAV clients) gets the status instead of a
+     * broken connection (the JDK's client saw "Broken pipe" and no 507 when the server closed with
+     * megabytes unread); past that, or if the body cannot be read, the connection closes.
+     */
+    private static void discardUpload(HttpServletRequest req, HttpServletResponse resp) {
+        try {
+            InputStream in = req.getInputStream();
+            byte[] buf = new byte[64 * 1024];
+            long left = MAX_DISCARDED_UPLOAD;
+            int n;
+            while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) {
+                left -= n;
+            }
+            if (left <= 0) {
                 resp.setHeader("Connection", "close");
             }
         } catch (IOException | IllegalStateException e) {

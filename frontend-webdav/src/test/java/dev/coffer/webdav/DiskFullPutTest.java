@@ -30,8 +30,10 @@ class DiskFullPutTest {
             assertThat(dav.send("PUT", "/kept.txt", "kept").statusCode()).isEqualTo(201);
             byte[] big = new byte[16 << 20];
 
+            // Sent at a pace a real network or a busy machine has: much of it is still on its way when
+            // the disk fills, and the answer must still reach the client (it once got "Broken pipe").
             HttpResponse<byte[]> put = dav.send("PUT", "/big.bin",
-                    HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)));
+                    HttpRequest.BodyPublishers.ofInputStream(() -> new PacedStream(big)));
 
             assertThat(put.statusCode()).isEqualTo(507);
             try (Stream<Path> left = Files.list(v.root)) {
@@ -39,6 +41,23 @@ class DiskFullPutTest {
             }
             ServerLeftovers.assertNoneIn(v.root);
             assertThat(Files.readString(v.root.resolve("kept.txt"))).isEqualTo("kept");
+        }
+    }
+
+    /** {@code bytes}, read with a pause of a millisecond after each 64 KiB. */
+    private static final class PacedStream extends java.io.ByteArrayInputStream {
+        PacedStream(byte[] bytes) {
+            super(bytes);
+        }
+
+        @Override
+        public synchronized int read(byte[] b, int off, int len) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return super.read(b, off, Math.min(len, 64 * 1024));
         }
     }
 
