@@ -1,7 +1,9 @@
 package dev.coffer.core.util;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,11 +23,13 @@ import org.slf4j.LoggerFactory;
  * folder). rmdir also refuses a file or link at the path ({@code NotDirectoryException}), which NIO's
  * delete would remove. Where rmdir cannot be asked (not Linux, not the default file system, a path
  * the platform's charset cannot encode exactly) NIO's delete does it as before, at the same cost as
- * before; for any other error of rmdir NIO's delete says why, in the JDK's words.
+ * before. A failed rmdir is never followed by NIO's delete: a file a sync client put at the path
+ * in between would be unlinked by it; the errno is turned into NIO's exception instead.
  */
 public final class FolderDeletion {
     private static final Logger LOG = LoggerFactory.getLogger(FolderDeletion.class);
     private static final int ENOENT = 2;
+    private static final int EACCES = 13;
     private static final int EEXIST = 17;
     private static final int ENOTDIR = 20;
     private static final int ENOTEMPTY = 39;
@@ -37,6 +41,8 @@ public final class FolderDeletion {
     public interface LibC {
         @SaveError
         int rmdir(@In byte[] path);
+
+        String strerror(int errnum);
     }
 
     private static final LibC LIBC = LinuxLibC.load(LibC.class, LOG, "Removing folders through the JDK (no rmdir in libc)");
@@ -62,9 +68,7 @@ public final class FolderDeletion {
             if (errno == ENOENT) {
                 return Outcome.ABSENT;
             }
-            if (errno == ENOTDIR) {
-                throw new NotDirectoryException(folder.toString());
-            }
+            throw failure(folder, errno);
         }
         try {
             Files.delete(folder);
@@ -87,11 +91,23 @@ public final class FolderDeletion {
             if (LIBC.rmdir(path) == 0) {
                 return;
             }
-            if (LastError.getLastError(RUNTIME) == ENOTDIR) {
-                throw new NotDirectoryException(folder.toString());
+            int errno = LastError.getLastError(RUNTIME);
+            if (errno == ENOTEMPTY || errno == EEXIST) {
+                throw new DirectoryNotEmptyException(folder.toString());
             }
+            throw failure(folder, errno);
         }
-        Files.delete(folder); // without rmdir, or to say why it failed
+        Files.delete(folder); // without rmdir
+    }
+
+    /** NIO's exception for rmdir's {@code errno} (as the JDK words it), other than not empty. */
+    private static IOException failure(Path folder, int errno) {
+        return switch (errno) {
+            case ENOENT -> new NoSuchFileException(folder.toString());
+            case ENOTDIR -> new NotDirectoryException(folder.toString());
+            case EACCES -> new AccessDeniedException(folder.toString());
+            default -> new FileSystemException(folder.toString(), null, LIBC.strerror(errno));
+        };
     }
 
     private static byte[] nativePath(Path folder) {

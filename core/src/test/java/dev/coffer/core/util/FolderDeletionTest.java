@@ -105,4 +105,46 @@ class FolderDeletionTest {
             throw new AssertionError(e);
         }
     }
+
+    /**
+     * A file that a sync client puts at the path while the removal runs is never deleted: before
+     * session 40 a failed rmdir (ENOENT) was followed by NIO's delete "to say why", which unlinked a
+     * file that had arrived in between.
+     */
+    @Test
+    void aFileArrivingDuringARemovalIsKept() throws Exception {
+        int arrivedFirst = 0;
+        int arrivedAfter = 0;
+        for (int round = 0; round < 3000; round++) {
+            Path p = tmp.resolve("r" + round);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            long delayNanos = java.util.concurrent.ThreadLocalRandom.current().nextLong(30_000);
+            Thread syncClient = new Thread(() -> {
+                try {
+                    go.await();
+                    long until = System.nanoTime() + delayNanos;
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                    Files.writeString(p, "arrived");
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            syncClient.start();
+            go.countDown();
+            try {
+                FolderDeletion.remove(p);
+            } catch (NotDirectoryException fileFirst) {
+                arrivedFirst++;
+            } catch (NoSuchFileException nothingYet) {
+                arrivedAfter++;
+            } finally {
+                syncClient.join();
+            }
+            assertThat(p).as("round %d", round).hasContent("arrived");
+        }
+        assertThat(arrivedFirst).as("rounds where rmdir met the file").isPositive();
+        assertThat(arrivedAfter).as("rounds where rmdir found nothing").isPositive();
+    }
 }
