@@ -11,6 +11,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
@@ -157,7 +158,10 @@ public final class EntryMoves {
             Files.deleteIfExists(nameFile);
         }
         try {
-            Files.delete(folder);
+            FolderDeletion.remove(folder); // rmdir on Linux: a file that took the folder's place is refused, not unlinked
+        } catch (NotDirectoryException replaced) {
+            LOG.warn("Left what took an emptied entry folder's place (not a folder now): {}", folder);
+            return false;
         } catch (DirectoryNotEmptyException e) {
             // A file a sync client delivered meanwhile (a payload, a copy) must stay nameable.
             if (name != null) {

@@ -165,4 +165,57 @@ class EntryMovesTest {
         assertThat(entry.resolve(LongNames.NAME_FILE)).hasBinaryContent(name);
         assertThat(entry.resolve("contents.c9r")).hasContent("arrived");
     }
+
+    /**
+     * A sync client that puts a file where an emptied long-name entry folder was, right after its
+     * name file went: the folder's removal refuses the file (rmdir, which never falls back to a delete
+     * that would unlink it) and keeps it; NIO's delete there unlinked it (session 39's review).
+     */
+    @Test
+    void aFileTakingAnEmptiedFoldersPlaceIsKept() throws Exception {
+        int swapped = 0;
+        int removed = 0;
+        for (int round = 0; round < 3000 && (swapped < 3 || removed < 3); round++) {
+            f.file(LONG, "long");
+            Path entry = f.slot(LONG).entryPath();
+            Files.delete(f.slot(LONG).payload(EntryType.FILE));
+            Path nameFile = entry.resolve(LongNames.NAME_FILE);
+            Path aside = tmp.resolve("aside" + round);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            boolean[] put = {false};
+            Thread syncClient = new Thread(() -> {
+                while (!stop.get()) {
+                    if (!Files.exists(nameFile)) {
+                        try {
+                            Files.move(entry, aside);
+                            Files.writeString(entry, "another device's");
+                            put[0] = true;
+                        } catch (IOException tooLate) {
+                            // the folder went first
+                        }
+                        return;
+                    }
+                }
+            });
+            syncClient.start();
+            try {
+                EntryMoves.removeEmptied(entry, true);
+            } catch (IOException refused) {
+                // the folder was gone or replaced: said by the exception
+            } finally {
+                stop.set(true);
+                syncClient.join();
+            }
+            if (put[0]) {
+                swapped++;
+                assertThat(entry).as("round %d", round).hasContent("another device's");
+                Files.delete(entry);
+            } else {
+                removed++;
+                assertThat(entry).as("round %d", round).doesNotExist();
+            }
+        }
+        assertThat(swapped).as("rounds where the file came between the name file's removal and the folder's").isPositive();
+        assertThat(removed).as("rounds where the folder went first").isPositive();
+    }
 }
