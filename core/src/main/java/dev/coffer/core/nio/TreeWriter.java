@@ -206,22 +206,26 @@ final class TreeWriter {
             throw new NoSuchFileException(l.display());
         }
         if (e.type() == EntryType.DIRECTORY) {
-            deleteStorage(mapper.open(e, l.display()), l, keys);
-        }
-        if (e.type() == EntryType.FILE) {
+            try {
+                deleteStorage(mapper.open(e, l.display()), l, keys);
+                FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
+                removeEntryFolder(e);
+            } finally {
+                // After every change on disk, also a part of one that failed: a lookup that started
+                // earlier must not cache the old folder, nor a later one find its deleted storage cached.
+                mapper.invalidate(l.path().nfcNames());
+            }
+        } else if (e.type() == EntryType.FILE) {
             // Together, so that no open registers the file in between (it would be forgotten with the deleted one).
             openFiles.exclusively(() -> {
                 openFiles.beforeChange(e.payload()); // an open file replaced underneath is not the one deleted
                 FileDeletion.deleteRegularFile(e.payload());
                 openFiles.deleted(e.payload());
             });
+            removeEntryFolder(e);
         } else {
-            FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
-        }
-        removeEntryFolder(e);
-        if (e.type() == EntryType.DIRECTORY) {
-            // After every change on disk: a lookup that started earlier must not cache the old folder.
-            mapper.invalidate(l.path().nfcNames());
+            FileDeletion.deleteRegularFile(e.payload());
+            removeEntryFolder(e);
         }
         if (e.type() != EntryType.FILE) {
             AtomicFiles.syncDirectory(e.parent().storage());
