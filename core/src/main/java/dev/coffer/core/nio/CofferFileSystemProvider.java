@@ -147,7 +147,7 @@ public final class CofferFileSystemProvider extends FileSystemProvider {
         CofferFileSystem fs = p.getFileSystem();
         fs.checkOpen();
         try {
-            return new CofferDirectoryStream(p, FolderReader.entries(fs, fs.resolver.existing(p, true)), filter);
+            return CofferDirectoryStream.open(p, true, filter); // lists when the iteration starts
         } catch (IOException | RuntimeException e) {
             fs.failIfClosed(e); // the file system closed under the listing
             throw e;

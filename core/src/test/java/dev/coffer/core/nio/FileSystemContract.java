@@ -7,6 +7,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.ClosedDirectoryStreamException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -135,6 +141,97 @@ public abstract class FileSystemContract {
         assertThat(Files.getAttribute(link, "isDirectory", LinkOption.NOFOLLOW_LINKS)).isEqualTo(false);
         assertThatThrownBy(() -> Files.getAttribute(r.resolve("missing"), "basic:isDirectory", LinkOption.NOFOLLOW_LINKS))
                 .isInstanceOf(NoSuchFileException.class);
+    }
+
+    /**
+     * A folder's stream is a {@link SecureDirectoryStream} whose deletes take only their own kind:
+     * what FUSE rmdir relies on, so that a file that took a folder's name (a sync client) is kept.
+     */
+    @Test
+    public void aFolderStreamDeletesOnlyItsOwnKind() throws IOException {
+        Path r = root();
+        Files.createDirectory(r.resolve("empty"));
+        Files.createDirectory(r.resolve("full"));
+        Files.writeString(r.resolve("full/inside"), "inside");
+        Files.writeString(r.resolve("file"), "file");
+        Files.createSymbolicLink(r.resolve("link"), r.getFileSystem().getPath("empty"));
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(r)) {
+            SecureDirectoryStream<Path> folder = secure(ds);
+            Path name = r.getFileSystem().getPath("x").getFileName();
+            for (String notFolder : List.of("file", "link")) {
+                assertThatThrownBy(() -> folder.deleteDirectory(name.resolveSibling(notFolder)))
+                        .as(notFolder).isInstanceOf(FileSystemException.class)
+                        .satisfies(e -> assertThat(e instanceof NotDirectoryException || e.getMessage().contains("Not a directory"))
+                                .as("ENOTDIR: %s", e).isTrue());
+            }
+            assertThatThrownBy(() -> folder.deleteFile(name.resolveSibling("empty"))).isInstanceOf(FileSystemException.class)
+                    .hasMessageContaining("Is a directory");
+            assertThatThrownBy(() -> folder.deleteDirectory(name.resolveSibling("full"))).isInstanceOf(DirectoryNotEmptyException.class);
+            assertThatThrownBy(() -> folder.deleteDirectory(name.resolveSibling("missing"))).isInstanceOf(NoSuchFileException.class);
+            assertThatThrownBy(() -> folder.deleteFile(name.resolveSibling("missing"))).isInstanceOf(NoSuchFileException.class);
+            assertThat(Files.readString(r.resolve("file"))).isEqualTo("file");
+            assertThat(Files.isSymbolicLink(r.resolve("link"))).isTrue();
+            assertThat(Files.isDirectory(r.resolve("empty"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+
+            folder.deleteFile(name.resolveSibling("link"));
+            assertThat(Files.exists(r.resolve("link"), LinkOption.NOFOLLOW_LINKS)).isFalse();
+            assertThat(Files.isDirectory(r.resolve("empty"))).as("a link's target stays").isTrue();
+            folder.deleteDirectory(name.resolveSibling("empty"));
+            folder.deleteFile(name.resolveSibling("file"));
+            assertThat(Files.exists(r.resolve("empty"))).isFalse();
+            assertThat(Files.exists(r.resolve("file"))).isFalse();
+        }
+        try (Stream<Path> left = Files.list(r)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("full");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static SecureDirectoryStream<Path> secure(DirectoryStream<Path> ds) {
+        assertThat(ds).isInstanceOf(SecureDirectoryStream.class);
+        return (SecureDirectoryStream<Path>) ds;
+    }
+
+    /** The rest of a folder stream's relative operations, and what it lists once iterated. */
+    @Test
+    public void aFolderStreamWorksRelativeToItsFolder() throws IOException {
+        Path r = root();
+        Path d = Files.createDirectory(r.resolve("d"));
+        Files.createDirectory(d.resolve("sub"));
+        Files.writeString(d.resolve("sub/inner"), "inner");
+        Files.writeString(d.resolve("b"), "old");
+        Path name = r.getFileSystem().getPath("x");
+        SecureDirectoryStream<Path> closed;
+        try (SecureDirectoryStream<Path> folder = secure(Files.newDirectoryStream(d))) {
+            closed = folder;
+            try (SeekableByteChannel ch = folder.newByteChannel(name.resolveSibling("a"),
+                    Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
+                ch.write(ByteBuffer.wrap("made relative".getBytes(StandardCharsets.UTF_8)));
+            }
+            assertThat(Files.readString(d.resolve("a"))).isEqualTo("made relative");
+            assertThat(folder.getFileAttributeView(name.resolveSibling("a"), BasicFileAttributeView.class)
+                    .readAttributes().size()).isEqualTo(13);
+            assertThat(folder.getFileAttributeView(BasicFileAttributeView.class).readAttributes().isDirectory()).isTrue();
+
+            folder.move(name.resolveSibling("a"), folder, name.resolveSibling("b"));
+            assertThat(Files.readString(d.resolve("b"))).as("a move replaces its target, as rename(2)").isEqualTo("made relative");
+            assertThat(Files.exists(d.resolve("a"))).isFalse();
+
+            try (SecureDirectoryStream<Path> sub = folder.newDirectoryStream(name.resolveSibling("sub"))) {
+                List<Path> listed = new java.util.ArrayList<>();
+                sub.forEach(listed::add);
+                assertThat(listed).containsExactly(d.resolve("sub").resolve("inner"));
+                sub.deleteFile(name.resolveSibling("inner"));
+            }
+            assertThat(Files.exists(d.resolve("sub/inner"))).isFalse();
+            Files.writeString(d.resolve("late"), "made after the stream opened");
+            List<String> names = new java.util.ArrayList<>();
+            folder.forEach(p -> names.add(p.getFileName().toString()));
+            assertThat(names).containsExactlyInAnyOrder("b", "sub", "late");
+        }
+        assertThatThrownBy(() -> closed.deleteFile(name.resolveSibling("b"))).isInstanceOf(ClosedDirectoryStreamException.class);
+        assertThat(Files.exists(d.resolve("b"))).isTrue();
+        assertThatThrownBy(() -> Files.newDirectoryStream(d.resolve("b"))).isInstanceOf(NotDirectoryException.class);
     }
 
     @Test
