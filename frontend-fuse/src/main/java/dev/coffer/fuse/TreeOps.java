@@ -13,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -121,8 +122,26 @@ final class TreeOps {
      * lookup (ENOTDIR): the type is asked first, as one attribute (a vault answers it from the
      * lookup alone), and a folder that is not empty is refused by the delete (ENOTEMPTY).
      */
+    /**
+     * Deletes an empty folder, and nothing else: where the backing's folders are secure directory
+     * streams (the vault, the default provider on Linux, Jimfs), one type-checked delete in the
+     * parent, so a file that takes the name meanwhile (a sync client) is refused and kept; else a
+     * type check, then the delete.
+     */
     void rmdir(String path) throws IOException {
         Path p = backing.resolve(path);
+        if (backing.isRoot(p)) {
+            throw new FileSystemException(path, null, "Device or resource busy"); // the kernel sends none; a guard
+        }
+        Path parent = p.getParent();
+        if (parent != null) {
+            try (DirectoryStream<Path> siblings = Files.newDirectoryStream(parent)) {
+                if (siblings instanceof SecureDirectoryStream<Path> secure) {
+                    secure.deleteDirectory(p.getFileName());
+                    return;
+                }
+            }
+        }
         if (!backing.isDirectory(p)) {
             throw new NotDirectoryException(path);
         }

@@ -197,8 +197,8 @@ class RequestCostTest {
         tree.readdir("/d/sub", null, (buf, name, st, off) -> 0);
         rec.reset();
         tree.rmdir("/d/sub");
-        // Two lookups of a folder made just now (entry folder, dir.c9r, symlink.c9r each: the 3-second rule
-        // keeps no type yet); the type check asks the type alone, so no stat of the storage folder.
+        // The parent's lookup and the folder's, in one type-checked delete (entry folder, dir.c9r,
+        // symlink.c9r each: the 3-second rule keeps no type yet); no stat of the storage folder.
         assertThat(rec.statted).hasSize(6);
         assertThat(rec.listed).hasSize(1);
         assertThat(rec.deleted).hasSize(5); // dirid.c9r, storage folder, its two-letter parent, dir.c9r, entry folder
