@@ -51,7 +51,7 @@ class FolderStreamDeletesTest {
                 assertThat(Files.isDirectory(entry)).isTrue();
                 Path folderAside = aside.resolve("folder" + round);
                 CountDownLatch go = new CountDownLatch(1);
-                long delayNanos = ThreadLocalRandom.current().nextLong(60_000);
+                long delayNanos = logUniformNanos(1_000, 5_000_000); // some rounds swap at once, some after the delete
                 boolean[] swapped = {false};
                 Thread syncClient = new Thread(() -> {
                     try {
@@ -151,6 +151,12 @@ class FolderStreamDeletesTest {
             Files.writeString(fs.getPath("/file"), "f");
             assertThatThrownBy(() -> Files.newDirectoryStream(fs.getPath("/file"))).isInstanceOf(NotDirectoryException.class);
         }
+    }
+
+    /** A delay spread evenly over the orders of magnitude from {@code min} to {@code max}: the race window lies somewhere between. */
+    static long logUniformNanos(long min, long max) {
+        double f = ThreadLocalRandom.current().nextDouble();
+        return (long) (min * Math.pow((double) max / min, f));
     }
 
     @SuppressWarnings("unchecked")

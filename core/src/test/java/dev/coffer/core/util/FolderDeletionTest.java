@@ -118,7 +118,8 @@ class FolderDeletionTest {
         for (int round = 0; round < 3000; round++) {
             Path p = tmp.resolve("r" + round);
             java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            long delayNanos = java.util.concurrent.ThreadLocalRandom.current().nextLong(30_000);
+            // Spread over the orders of magnitude from 100 ns to 1 ms: the window lies somewhere between.
+            long delayNanos = (long) (100 * Math.pow(10_000, java.util.concurrent.ThreadLocalRandom.current().nextDouble()));
             Thread syncClient = new Thread(() -> {
                 try {
                     go.await();
