@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileSystemException;
@@ -118,24 +119,21 @@ final class TreeOps {
     }
 
     /**
-     * Deletes an empty folder, never a file a sync client put under the name since the kernel's
-     * lookup (ENOTDIR): the type is asked first, as one attribute (a vault answers it from the
-     * lookup alone), and a folder that is not empty is refused by the delete (ENOTEMPTY).
-     */
-    /**
-     * Deletes an empty folder, and nothing else: where the backing's folders are secure directory
-     * streams (the vault, the default provider on Linux, Jimfs), one type-checked delete in the
-     * parent, so a file that takes the name meanwhile (a sync client) is refused and kept; else a
-     * type check, then the delete.
+     * Deletes an empty folder (a full one: ENOTEMPTY), never a file a sync client put under the name
+     * since the kernel's lookup (ENOTDIR): where the backing's folders are secure directory streams
+     * (the vault, the default provider on Linux, Jimfs), one type-checked delete in the parent, so a
+     * file that takes the name meanwhile is refused and kept. Else, or where the parent cannot be
+     * opened for reading (a plain folder without read permission, which rmdir(2) does not need), the
+     * type is asked first, then the delete.
      */
     void rmdir(String path) throws IOException {
         Path p = backing.resolve(path);
         if (backing.isRoot(p)) {
             throw new FileSystemException(path, null, "Device or resource busy"); // the kernel sends none; a guard
         }
-        Path parent = p.getParent();
-        if (parent != null) {
-            try (DirectoryStream<Path> siblings = Files.newDirectoryStream(parent)) {
+        DirectoryStream<Path> siblings = openParent(p);
+        if (siblings != null) {
+            try (siblings) {
                 if (siblings instanceof SecureDirectoryStream<Path> secure) {
                     secure.deleteDirectory(p.getFileName());
                     return;
@@ -146,6 +144,19 @@ final class TreeOps {
             throw new NotDirectoryException(path);
         }
         Files.delete(p);
+    }
+
+    /** A stream on the folder that holds {@code p}, or null where it cannot be read (nothing to list it for). */
+    private static DirectoryStream<Path> openParent(Path p) throws IOException {
+        Path parent = p.getParent();
+        if (parent == null) {
+            return null;
+        }
+        try {
+            return Files.newDirectoryStream(parent);
+        } catch (AccessDeniedException unreadable) {
+            return null;
+        }
     }
 
     /** A new request begins on this thread (libfuse may call several operations for one request). */

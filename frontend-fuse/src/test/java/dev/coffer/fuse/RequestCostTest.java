@@ -226,6 +226,25 @@ class RequestCostTest {
         assertThat(rec.deleted).isEmpty();
     }
 
+    /**
+     * A second readdir once the folder cache's trust in the folder has passed (an ls a second later,
+     * with no LOOKUP in between: the kernel's entry cache) costs what the first did (session 40's
+     * review: the folder stream's open had added a stat and a read of the folder's dir.c9r).
+     */
+    @Test
+    void aSecondReaddirAfterTheFolderCachesTrustCostsTheSame() throws Exception {
+        tree.readdir("/d", null, (buf, name, st, off) -> 0);
+        rec.reset();
+        tree.readdir("/d", null, (buf, name, st, off) -> 0);
+        int stats = rec.statted.size();
+        int opens = rec.opened.size();
+        Thread.sleep(1200); // FolderCache.TRUST_NANOS
+        rec.reset();
+        tree.readdir("/d", null, (buf, name, st, off) -> 0);
+        assertThat(rec.statted).as("stats").hasSize(stats);
+        assertThat(rec.opened).as("opens").hasSize(opens);
+    }
+
     private void assertNothingElse() {
         assertThat(rec.listed).as("listed").isEmpty();
         assertThat(rec.opened).as("opened").isEmpty();

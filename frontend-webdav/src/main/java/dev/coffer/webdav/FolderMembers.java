@@ -1,6 +1,7 @@
 package dev.coffer.webdav;
 
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -53,7 +54,7 @@ final class FolderMembers {
         Set<String> withSidecar = new HashSet<>();
         List<Path> legacyAsides = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-            for (Path p : stream) {
+            for (Path p : iterated(stream)) {
                 String raw = p.getFileName().toString();
                 if (raw.startsWith(DeadProperties.SIDECAR_PREFIX + ".")) {
                     withSidecar.add(raw.substring(DeadProperties.SIDECAR_PREFIX.length() + 1));
@@ -67,6 +68,21 @@ final class FolderMembers {
             }
         }
         return new FolderMembers(members, withSidecar, legacyAsides);
+    }
+
+    /**
+     * The stream's members, read whole; a listing that fails as it is read (a folder store lists
+     * lazily: the vault, the default provider) throws its IOException, as one that fails at the
+     * open does, so that callers answer both alike (404 for a folder gone, no name in a log).
+     */
+    private static List<Path> iterated(DirectoryStream<Path> stream) throws IOException {
+        List<Path> all = new ArrayList<>();
+        try {
+            stream.forEach(all::add);
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        return all;
     }
 
     /**

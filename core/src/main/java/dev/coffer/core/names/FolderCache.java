@@ -84,6 +84,23 @@ final class FolderCache {
         return generation;
     }
 
+    /**
+     * The folder cached at {@code nfcComponents} if every folder on the way is within its trust time
+     * (no pointer due for a look), else null; never reads anything.
+     */
+    CiphertextDirectory trusted(List<String> nfcComponents) {
+        Node node = root;
+        long now = nfcComponents.isEmpty() ? 0 : clock.getAsLong();
+        for (String component : nfcComponents) {
+            Node next = node.children.get(component);
+            if (next == null || (next.pointer != null && now - next.checkedAt > TRUST_NANOS)) {
+                return null;
+            }
+            node = next;
+        }
+        return node.dir;
+    }
+
     /** The deepest cached folder along {@code nfcComponents} (the root if none below it is cached). */
     Deepest deepest(List<String> nfcComponents) {
         Node node = root;

@@ -266,7 +266,18 @@ public final class PathMapper {
         }
     }
 
-    /** The folder at {@code nfcComponents} if the cache holds it, else null (nothing is read). */
+    /**
+     * The folder at {@code nfcComponents} if the cache holds it and trusts every folder on the way
+     * (none is due for a look at its pointer), else null: nothing is read.
+     */
+    public CiphertextDirectory trustedDirectory(List<String> nfcComponents) {
+        return folders.trusted(nfcComponents);
+    }
+
+    /**
+     * The folder at {@code nfcComponents} if the cache holds it, else null; a folder on the way whose
+     * trust time has passed has its pointer looked at (a stat, maybe a read), as every walk does.
+     */
     public CiphertextDirectory cachedDirectory(List<String> nfcComponents) {
         FolderCache.Deepest cached = folders.deepest(nfcComponents);
         return cached.depth() == nfcComponents.size() ? cached.dir() : null;

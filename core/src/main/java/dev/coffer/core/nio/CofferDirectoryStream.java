@@ -37,8 +37,10 @@ import java.util.Set;
  * of the children cost no name encryption.
  *
  * <p>Relative operations resolve against the folder's path, and each first checks that this path
- * still leads to the folder opened (its directory ID): a folder moved or replaced since (a rename,
- * a sync client) answers {@link NoSuchFileException}, so no operation ever acts in another folder.
+ * still leads to the folder opened (its directory ID, as the folder cache held it at the open; for a
+ * folder not cached and trusted then, as the first relative operation finds it): a folder moved or replaced since
+ * (a rename, a sync client) answers {@link NoSuchFileException}, so no operation ever acts in
+ * another folder.
  * (The default provider follows an open folder wherever it moves; the vault reaches entries by path.)
  * An absolute path ignores the folder, as the API says. {@link #deleteFile} and
  * {@link #deleteDirectory} look the entry up once and delete it only if it is of that kind.
@@ -49,17 +51,18 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
     private final CofferPath listed;
     /** Where the folder was found (absolute, links followed), and what it is. */
     private final Located folder;
-    private final CiphertextDirectory opened;
+    /** The folder's directory ID, from the folder cache at the open, else at the first relative operation. */
+    private volatile String anchorId;
     private final Filter<? super Path> filter;
     private boolean iterated;
     private volatile boolean closed;
 
-    private CofferDirectoryStream(CofferFileSystem fs, CofferPath listed, Located folder, CiphertextDirectory opened,
+    private CofferDirectoryStream(CofferFileSystem fs, CofferPath listed, Located folder, String anchorId,
             Filter<? super Path> filter) {
         this.fs = fs;
         this.listed = listed;
         this.folder = folder;
-        this.opened = opened;
+        this.anchorId = anchorId;
         this.filter = filter;
     }
 
@@ -76,10 +79,11 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
         if (!l.isRoot() && l.entry().type() != EntryType.DIRECTORY) {
             throw new NotDirectoryException(dir.toString());
         }
-        // The folder as lookups below it find it (cached while its pointer is unchanged): what
-        // requireSameFolder compares with, and no read of its dir.c9r per stream (one per FUSE rmdir).
-        CiphertextDirectory opened = fs.mapper.directory(l.path().nfcNames());
-        return new CofferDirectoryStream(fs, dir, l, opened, filter);
+        // The folder as lookups below it find it, if the cache holds and trusts it: no I/O, as a
+        // stream opened to be listed reads the folder's pointer afresh anyway. Else the first
+        // relative operation looks it up (FUSE rmdir's, at once).
+        CiphertextDirectory cached = fs.mapper.trustedDirectory(l.path().nfcNames());
+        return new CofferDirectoryStream(fs, dir, l, cached == null ? null : cached.dirId(), filter);
     }
 
     @Override
@@ -150,7 +154,7 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
         CofferPath p = CofferFileSystemProvider.cast(path);
         CofferPath named = p.isAbsolute() ? p : listed.resolve(p);
         CofferDirectoryStream inner = open(target, follow, null);
-        return new CofferDirectoryStream(fs, named, inner.folder, inner.opened, null);
+        return new CofferDirectoryStream(fs, named, inner.folder, inner.anchorId, null);
     }
 
     @Override
@@ -173,6 +177,7 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
 
     /** One lookup for the type check and the delete, under the structure lock: nothing can slip in between. */
     private void deleteOfKind(Path path, boolean folderWanted) throws IOException {
+        refuseDots(path);
         fs.checkWritable();
         fs.structurally(() -> {
             Located l = fs.resolver.locate(target(path));
@@ -193,6 +198,8 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
         if (!(targetdir instanceof CofferDirectoryStream other) || other.fs != fs) {
             throw new ProviderMismatchException();
         }
+        refuseDots(srcpath);
+        refuseDots(targetpath);
         fs.checkWritable();
         fs.structurally(() -> {
             Located from = fs.resolver.existing(target(srcpath), false);
@@ -227,7 +234,14 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
             return null;
         }
         return (V) Proxy.newProxyInstance(CofferDirectoryStream.class.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-            if (method.getDeclaringClass() != Object.class && !method.getName().equals("name")) {
+            if (method.getDeclaringClass() == Object.class) {
+                return switch (method.getName()) {
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> view.toString();
+                };
+            }
+            if (!method.getName().equals("name")) {
                 requireOpen();
                 if (inFolder) {
                     requireSameFolder(target);
@@ -239,6 +253,20 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
                 throw e.getCause();
             }
         });
+    }
+
+    /**
+     * "." and ".." name no entry of a folder: a delete or move of them is EINVAL, as unlinkat and
+     * renameat answer; an empty name is ENOENT, as there.
+     */
+    private static void refuseDots(Path path) throws FileSystemException {
+        Path name = path.getFileName();
+        if (name == null || name.toString().isEmpty()) {
+            throw new NoSuchFileException(path.toString());
+        }
+        if (name.toString().equals(".") || name.toString().equals("..")) {
+            throw new FileSystemException(path.toString(), null, "Invalid argument");
+        }
     }
 
     /** The path an operation acts on: an absolute one as it is, a relative one in this folder. */
@@ -270,7 +298,14 @@ final class CofferDirectoryStream implements SecureDirectoryStream<Path> {
         } catch (NoSuchFileException | NotDirectoryException gone) {
             now = null;
         }
-        if (!opened.dirId().equals(now)) {
+        if (anchorId == null && now != null) {
+            synchronized (this) {
+                if (anchorId == null) {
+                    anchorId = now; // not cached at the open: the folder the path names at the first operation
+                }
+            }
+        }
+        if (now == null || !now.equals(anchorId)) {
             throw new NoSuchFileException(target.toString(), null, "its folder was moved or replaced since the folder was opened");
         }
     }

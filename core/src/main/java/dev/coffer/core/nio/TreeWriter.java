@@ -206,14 +206,18 @@ final class TreeWriter {
             throw new NoSuchFileException(l.display());
         }
         if (e.type() == EntryType.DIRECTORY) {
+            boolean storageGone = false;
             try {
-                deleteStorage(mapper.open(e, l.display()), l, keys);
+                deleteStorage(mapper.open(e, l.display()), l, keys); // a refusal (not empty) changes nothing
+                storageGone = true;
                 FileDeletion.deleteRegularFile(e.payload()); // every payload is a regular file
                 removeEntryFolder(e);
             } finally {
-                // After every change on disk, also a part of one that failed: a lookup that started
-                // earlier must not cache the old folder, nor a later one find its deleted storage cached.
-                mapper.invalidate(l.path().nfcNames());
+                if (storageGone) {
+                    // After every change on disk, also when a later step failed: a lookup that started
+                    // earlier must not cache the old folder, nor a later one find its deleted storage cached.
+                    mapper.invalidate(l.path().nfcNames());
+                }
             }
         } else if (e.type() == EntryType.FILE) {
             // Together, so that no open registers the file in between (it would be forgotten with the deleted one).

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The vault's folder streams: a type-checked delete looks its entry up once, so a sync client that
  * swaps a folder's ciphertext entry for a file's while the delete runs never has that file deleted
  * (a type check and then a plain delete, two lookups, lost it: session 39's review); relative
- * operations refuse once the folder moved; the listing is read when the iteration starts.
+ * operations refuse once the folder moved, and never name the folder itself; the listing is read
+ * when the iteration starts, at the cost a listing had before streams were secure.
  */
-class FolderStreamDeletesTest {
+class VaultFolderStreamTest {
     private static final int ROUNDS = 400;
 
     @TempDir
@@ -151,6 +152,78 @@ class FolderStreamDeletesTest {
             Files.writeString(fs.getPath("/file"), "f");
             assertThatThrownBy(() -> Files.newDirectoryStream(fs.getPath("/file"))).isInstanceOf(NotDirectoryException.class);
         }
+    }
+
+    /** Object's contract for the attribute views a stream hands out (they wrap the provider's). */
+    @Test
+    void itsAttributeViewsEqualThemselves() throws IOException {
+        try (CofferFileSystem fs = CofferFileSystems.create(tmp.resolve("v"), "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Path d = Files.createDirectory(fs.getPath("/d"));
+            Files.writeString(d.resolve("f"), "f");
+            try (SecureDirectoryStream<Path> s = secure(Files.newDirectoryStream(d))) {
+                BasicFileAttributeView relative = s.getFileAttributeView(fs.getPath("f"), BasicFileAttributeView.class);
+                BasicFileAttributeView own = s.getFileAttributeView(BasicFileAttributeView.class);
+                assertThat(relative).isEqualTo(relative).isNotEqualTo(own).hasSameHashCodeAs(relative);
+                assertThat(own.equals(own)).isTrue();
+                assertThat(relative.name()).isEqualTo("basic");
+                assertThat(relative.toString()).isNotBlank();
+            }
+        }
+    }
+
+    /** unlinkat(dfd, ".", AT_REMOVEDIR) is EINVAL, an empty name ENOENT: never the stream's own folder. */
+    @Test
+    void theFolderItselfIsNoEntryOfIt() throws IOException {
+        try (CofferFileSystem fs = CofferFileSystems.create(tmp.resolve("v"), "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
+            Path e = Files.createDirectories(fs.getPath("/e/inner"));
+            try (SecureDirectoryStream<Path> s = secure(Files.newDirectoryStream(e))) {
+                for (String self : List.of(".", "", "..", "../inner/..")) {
+                    assertThatThrownBy(() -> s.deleteDirectory(fs.getPath(self))).as("'%s'", self).isInstanceOf(FileSystemException.class);
+                    assertThatThrownBy(() -> s.move(fs.getPath(self), s, fs.getPath("x"))).as("'%s'", self).isInstanceOf(FileSystemException.class);
+                }
+                assertThatThrownBy(() -> s.deleteDirectory(fs.getPath(""))).isInstanceOf(NoSuchFileException.class);
+            }
+            assertThat(Files.isDirectory(e)).isTrue();
+            assertThat(Files.isDirectory(e.getParent())).isTrue();
+        }
+    }
+
+    /**
+     * What a listing costs on the ciphertext side: as before the streams were secure (7 stats, 2 opens:
+     * the folder's lookup and its {@code dir.c9r} read once), cold or once the folder cache's trust
+     * in the folder has passed; the stream's open reads nothing of its own (review of session 40).
+     */
+    @Test
+    void aListingCostsWhatItDidBefore() throws Exception {
+        RecordingFileSystem rec = new RecordingFileSystem();
+        try (CofferFileSystem fs = CofferFileSystems.create(rec.wrap(tmp.resolve("vault")), "test passphrase".toCharArray(),
+                VaultOnTempDirContractTest.FAST)) {
+            Files.createDirectories(fs.getPath("/d/sub"));
+            for (int i = 0; i < 3; i++) {
+                Files.writeString(fs.getPath("/d/f" + i), "content " + i);
+            }
+            fs.mapper.clearCaches();
+            assertThat(listingCost(fs, rec)).as("cold").isEqualTo("entries=4 statted=7 opened=2 listed=2");
+            Thread.sleep(1200); // past the folder cache's trust (FolderCache.TRUST_NANOS)
+            assertThat(listingCost(fs, rec)).as("after the cache's trust").isEqualTo("entries=4 statted=7 opened=2 listed=2");
+            rec.reset();
+            try (DirectoryStream<Path> opened = Files.newDirectoryStream(fs.getPath("/d"))) {
+                assertThat(opened).isInstanceOf(SecureDirectoryStream.class);
+                assertThat(rec.opened).as("opening a stream reads nothing").isEmpty();
+                assertThat(rec.listed).as("opening a stream lists nothing").isEmpty();
+            }
+        }
+    }
+
+    private static String listingCost(CofferFileSystem fs, RecordingFileSystem rec) throws IOException {
+        rec.reset();
+        int n = 0;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(fs.getPath("/d"))) {
+            for (Path ignored : ds) {
+                n++;
+            }
+        }
+        return "entries=" + n + " statted=" + rec.statted.size() + " opened=" + rec.opened.size() + " listed=" + rec.listed.size();
     }
 
     /** A delay spread evenly over the orders of magnitude from {@code min} to {@code max}: the race window lies somewhere between. */
