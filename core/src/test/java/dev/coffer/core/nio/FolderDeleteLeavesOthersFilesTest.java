@@ -31,9 +31,9 @@ class FolderDeleteLeavesOthersFilesTest {
     void aForeignFileInTheStorageFolderRefusesTheDeleteAndAllIsKept() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, PASS.toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            Set<Path> before = storageFolders(vault);
+            Set<Path> before = TestVaults.storageFolders(vault);
             Files.createDirectory(fs.getPath("/folder"));
-            Set<Path> made = storageFolders(vault);
+            Set<Path> made = TestVaults.storageFolders(vault);
             made.removeAll(before);
             Path storage = made.iterator().next();
             Path foreign = Files.writeString(storage.resolve("synced-by-another-tool.tmp"), "theirs");
@@ -65,12 +65,6 @@ class FolderDeleteLeavesOthersFilesTest {
             Files.delete(fs.getPath("/folder"));
             assertThat(copy).exists(); // left for the next listing to name (spec 6), never deleted
             assertThat(entry.resolve("dir.c9r")).doesNotExist();
-        }
-    }
-
-    private static Set<Path> storageFolders(Path vault) throws IOException {
-        try (Stream<Path> s = Files.walk(vault.resolve("d"), 2)) {
-            return s.filter(p -> vault.resolve("d").relativize(p).getNameCount() == 2).collect(Collectors.toCollection(HashSet::new));
         }
     }
 

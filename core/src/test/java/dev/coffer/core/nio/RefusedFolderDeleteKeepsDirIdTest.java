@@ -6,11 +6,8 @@ import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,9 +28,9 @@ class RefusedFolderDeleteKeepsDirIdTest {
         int lost = 0;
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
             for (int round = 0; round < 300 && lost == 0; round++) {
-                Set<Path> before = storageFolders(vault);
+                Set<Path> before = TestVaults.storageFolders(vault);
                 Path folder = Files.createDirectory(fs.getPath("/f" + round));
-                Set<Path> made = storageFolders(vault);
+                Set<Path> made = TestVaults.storageFolders(vault);
                 made.removeAll(before);
                 Path storage = made.iterator().next();
                 Path dirId = storage.resolve("dirid.c9r");
@@ -67,11 +64,5 @@ class RefusedFolderDeleteKeepsDirIdTest {
         }
         assertThat(refused).as("deletes refused by the delivered file (the race this test is about)").isPositive();
         assertThat(lost).as("folders whose delete was refused but lost their dirid.c9r (of %d refused)", refused).isZero();
-    }
-
-    private static Set<Path> storageFolders(Path vault) throws IOException {
-        try (Stream<Path> s = Files.walk(vault.resolve("d"), 2)) {
-            return s.filter(p -> vault.resolve("d").relativize(p).getNameCount() == 2).collect(Collectors.toCollection(HashSet::new));
-        }
     }
 }

@@ -21,6 +21,14 @@ final class TestVaults {
         return SharedTestData.copyVault(name, tmp);
     }
 
+    /** A vault's storage folders ({@code d/XX/YYYY...}): compared before and after a mkdir, the new folder's. */
+    static java.util.Set<Path> storageFolders(Path vault) throws IOException {
+        try (Stream<Path> s = Files.walk(vault.resolve("d"), 2)) {
+            return s.filter(p -> vault.resolve("d").relativize(p).getNameCount() == 2)
+                    .collect(Collectors.toCollection(java.util.HashSet::new));
+        }
+    }
+
     /** The ciphertext of a vault's only file: its one {@code .c9r} file under {@code d/} that is not a folder's or link's. */
     static Path onlyCiphertextFile(Path vault) throws IOException {
         try (Stream<Path> s = Files.walk(vault.resolve("d"))) {

@@ -130,10 +130,10 @@ class VaultFolderStreamTest {
     void aListingThatFailsComesFromTheIteration() throws IOException {
         Path vault = tmp.resolve("v");
         try (CofferFileSystem fs = CofferFileSystems.create(vault, "pass phrase".toCharArray(), VaultOnTempDirContractTest.FAST)) {
-            java.util.Set<Path> before = storageFolders(vault);
+            java.util.Set<Path> before = TestVaults.storageFolders(vault);
             Path d = Files.createDirectory(fs.getPath("/d"));
             Files.writeString(d.resolve("inside"), "x");
-            java.util.Set<Path> made = storageFolders(vault);
+            java.util.Set<Path> made = TestVaults.storageFolders(vault);
             made.removeAll(before);
             assertThat(made).hasSize(1);
             Path storage = made.iterator().next();
@@ -245,13 +245,6 @@ class VaultFolderStreamTest {
                     .filter(p -> !p.getFileName().toString().equals("dirid.c9r")).toList();
             assertThat(entries).hasSize(1);
             return entries.get(0);
-        }
-    }
-
-    private static java.util.Set<Path> storageFolders(Path vault) throws IOException {
-        try (Stream<Path> s = Files.walk(vault.resolve("d"), 2)) {
-            return s.filter(p -> vault.resolve("d").relativize(p).getNameCount() == 2)
-                    .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
         }
     }
 }
